@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install the Debian 12 packages fold needs to build, boot, test, benchmark and debug.
+# Run as root (or through sudo). Safe to run again: apt-get skips what is installed.
+set -eu
+PKGS="gcc make nasm binutils grub-pc-bin grub-common xorriso mtools \
+qemu-system-x86 gdb python3 gnuplot-nox"
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		exec sudo "$0" "$@"
+	fi
+	echo "install-deps: run as root: apt-get update && apt-get install -y $PKGS" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+# shellcheck disable=SC2086
+apt-get install -y --no-install-recommends $PKGS
