@@ -1,0 +1,205 @@
+# fold: build, run, test, debug. `make help` lists every target and variable.
+
+# ---- variables a user may set ------------------------------------------
+CROSS_COMPILE ?=
+COUNT    ?= folded
+PREEMPT  ?= full
+SMP      ?= 2
+MEM      ?= 256M
+ACCEL    ?= tcg
+MACHINE  ?= pc
+CMDLINE  ?= test=all
+DEBUG    ?= 0
+ICOUNT   ?= 0
+BUILD    ?= build
+ISO      ?= $(BUILD)/fold.iso
+V        ?= 0
+
+CC      := $(CROSS_COMPILE)gcc
+LD      := $(CROSS_COMPILE)ld
+NM      := $(CROSS_COMPILE)nm
+OBJDUMP := $(CROSS_COMPILE)objdump
+NASM    ?= nasm
+QEMU    ?= qemu-system-x86_64
+HOSTCC  ?= cc
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# ---- checking the switches ----------------------------------------------
+COUNT_MODELS  := folded percpu ti off
+PREEMPT_MODES := none voluntary full
+ifeq ($(filter $(COUNT),$(COUNT_MODELS)),)
+$(error COUNT=$(COUNT) is not a count model; choose one of: $(COUNT_MODELS))
+endif
+ifeq ($(filter $(PREEMPT),$(PREEMPT_MODES)),)
+$(error PREEMPT=$(PREEMPT) is not a preemption mode; choose one of: $(PREEMPT_MODES))
+endif
+ifeq ($(COUNT)-$(PREEMPT),off-full)
+$(error COUNT=off has no preempt count, so it cannot tell when full preemption is safe: use PREEMPT=none or PREEMPT=voluntary with COUNT=off, or another COUNT)
+endif
+ifeq ($(filter $(ACCEL),tcg kvm),)
+$(error ACCEL=$(ACCEL): choose tcg or kvm)
+endif
+ifeq ($(filter $(DEBUG),0 1),)
+$(error DEBUG=$(DEBUG): choose 0 or 1)
+endif
+ifneq ($(shell echo '$(SMP)' | grep -Ex '[1-9][0-9]?'),$(SMP))
+$(error SMP=$(SMP): a CPU count from 1 to 64)
+endif
+
+MODEL_DEFS := -DCOUNT_MODEL_FOLDED=$(if $(filter folded,$(COUNT)),1,0) \
+	-DCOUNT_MODEL_PERCPU=$(if $(filter percpu,$(COUNT)),1,0) \
+	-DCOUNT_MODEL_TI=$(if $(filter ti,$(COUNT)),1,0) \
+	-DCOUNT_MODEL_OFF=$(if $(filter off,$(COUNT)),1,0)
+MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT) | tr a-z A-Z) \
+	-DPREEMPT_MODE_DEFAULT_NAME='"$(PREEMPT)"'
+
+# ---- flags ----------------------------------------------------------------
+# -mno-red-zone: interrupts arrive on the current stack and would overwrite
+# the 128 bytes below %rsp. -mgeneral-regs-only: no SSE state to save.
+# -fno-omit-frame-pointer: backtraces and GDB walk %rbp chains.
+OPT := $(if $(filter 1,$(DEBUG)),-Og,-O2)
+CFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
+	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only -fno-stack-protector \
+	-fno-omit-frame-pointer -fno-strict-aliasing -fno-asynchronous-unwind-tables \
+	$(OPT) -g -Wall -Wextra -Werror -I. $(MODEL_DEFS) $(MODE_DEFS)
+NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ $(MODEL_DEFS)
+LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
+
+# ---- sources ----------------------------------------------------------------
+C_SRCS := $(wildcard kernel/*.c arch/x86_64/*.c sched/*.c lib/*.c tests/kernel/*.c)
+C_SRCS := $(filter-out arch/x86_64/asm-offsets.c,$(C_SRCS))
+ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
+OBJS := $(C_SRCS:%.c=$(BUILD)/obj/%.o) $(ASM_SRCS:%.asm=$(BUILD)/obj/%.o)
+DEPS := $(C_SRCS:%.c=$(BUILD)/obj/%.d)
+ELF := $(BUILD)/fold.elf
+
+.PHONY: all iso run test test-kvm host-test check-disasm deps help clean FORCE
+all: $(ELF) $(ISO) $(BUILD)/fold.asm $(BUILD)/fold.sym
+
+# The switches this build was made with; a change rebuilds everything.
+$(BUILD)/config: FORCE
+	@mkdir -p $(BUILD)
+	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) CC=$(CC)" > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+
+$(BUILD)/asm-offsets.inc: arch/x86_64/asm-offsets.c $(BUILD)/config | tools
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -S -o $(BUILD)/asm-offsets.s $<
+	$(Q)sed -n 's/^[[:space:]]*->\([A-Za-z_0-9]*\) \$$\{0,1\}\(-\{0,1\}[0-9]*\).*/%define \1 \2/p' \
+		$(BUILD)/asm-offsets.s > $@
+	$(Q)sed 's/%define \([A-Za-z_0-9]*\) \(.*\)/\1 = \2/' $@ > $(BUILD)/fold_offsets.py
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/config | tools
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.asm $(BUILD)/asm-offsets.inc $(BUILD)/config | tools
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  NASM    $<")
+	$(Q)$(NASM) $(NASMFLAGS) -o $@ $<
+
+# Two links: the first with an empty symbol table, the second with the
+# table made from the first. .ksyms is the last section, so filling it in
+# moves nothing; the check below proves it.
+$(BUILD)/ksyms0.o: scripts/mksyms.sh | tools
+	@mkdir -p $(BUILD)
+	$(Q)sh scripts/mksyms.sh $(NM) > $(BUILD)/ksyms0.c
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $(BUILD)/ksyms0.c
+
+$(ELF): $(OBJS) $(BUILD)/ksyms0.o linker.ld scripts/mksyms.sh
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) $(LDFLAGS) -o $(BUILD)/fold.pass1.elf $(OBJS) $(BUILD)/ksyms0.o
+	$(Q)sh scripts/mksyms.sh $(NM) $(BUILD)/fold.pass1.elf > $(BUILD)/ksyms.c
+	$(Q)$(CC) $(CFLAGS) -c -o $(BUILD)/ksyms.o $(BUILD)/ksyms.c
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(BUILD)/ksyms.o
+	$(Q)$(NM) -n $(BUILD)/fold.pass1.elf | grep -i ' t ' > $(BUILD)/syms.1
+	$(Q)$(NM) -n $@ | grep -i ' t ' > $(BUILD)/syms.2
+	$(Q)cmp -s $(BUILD)/syms.1 $(BUILD)/syms.2 || \
+		{ echo "error: the symbol table moved code between link passes"; exit 1; }
+
+$(BUILD)/fold.asm: $(ELF)
+	$(Q)$(OBJDUMP) -d -S -M intel --no-show-raw-insn $< > $@ 2>/dev/null
+$(BUILD)/fold.sym: $(ELF)
+	$(Q)$(NM) -n $< > $@
+
+# The ISO: GRUB (multiboot2) with CMDLINE baked into grub.cfg. The file
+# $(ISO).cmdline changes only when CMDLINE does, so a new CMDLINE remakes
+# the ISO and an unchanged one does not.
+$(ISO).cmdline: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(CMDLINE)' > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+
+$(ISO): $(ELF) $(ISO).cmdline boot/grub.cfg | tools
+	@$(if $(Q),echo "  ISO     $@")
+	$(Q)rm -rf $(ISO).d && mkdir -p $(ISO).d/boot/grub
+	$(Q)cp $(ELF) $(ISO).d/boot/fold.elf
+	$(Q)sed 's|@CMDLINE@|$(subst |,\|,$(CMDLINE))|' boot/grub.cfg > $(ISO).d/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -o $@ $(ISO).d >$(ISO).log 2>&1 || { cat $(ISO).log; exit 1; }
+
+iso: $(ISO)
+
+# ---- running ----------------------------------------------------------------
+QEMU_ACCEL := $(if $(filter kvm,$(ACCEL)),-accel kvm -cpu host,-accel tcg)
+QEMU_ARGS := -machine $(MACHINE) -m $(MEM) -smp $(SMP) $(QEMU_ACCEL) \
+	$(if $(filter 1,$(ICOUNT)),-icount shift=0$(,)sleep=off) \
+	-cdrom $(ISO) -boot d -display none -no-reboot -monitor none \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+, := ,
+
+run: all
+	$(Q)sh scripts/qemu-run.sh $(QEMU) $(QEMU_ARGS) -serial stdio
+
+test: tools
+	$(Q)$(MAKE) -s host-test
+	$(Q)python3 tests/run
+
+-include tests/host/host.mk
+
+# ---- tools ------------------------------------------------------------------
+# Missing build tools: as root, install them with scripts/install-deps.sh;
+# otherwise say which command to run.
+NEEDED_TOOLS := $(CC) $(LD) $(NASM) grub-mkrescue xorriso mformat $(QEMU) python3
+MISSING := $(strip $(foreach t,$(NEEDED_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))))
+.PHONY: tools
+tools:
+ifneq ($(MISSING),)
+	@echo "fold: missing tools: $(MISSING)"
+	@if [ "$$(id -u)" = 0 ]; then sh scripts/install-deps.sh; \
+	else echo "fold: run: sudo scripts/install-deps.sh"; exit 1; fi
+endif
+
+deps:
+	sh scripts/install-deps.sh
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "fold make targets:"
+	@echo "  all (default)  build/fold.elf, build/fold.iso, build/fold.asm, build/fold.sym"
+	@echo "  run            build and boot in QEMU, serial console on stdio"
+	@echo "  test           host unit tests, then every row of tests/configs in QEMU"
+	@echo "  host-test      only the host unit tests of lib/"
+	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg)"
+	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
+	@echo "  clean          remove build/"
+	@echo "  help           this text"
+	@echo "variables (current value):"
+	@echo "  COUNT=$(COUNT)      count model: folded percpu ti off"
+	@echo "  PREEMPT=$(PREEMPT)      default preemption mode: none voluntary full"
+	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
+	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"
+	@echo "  CMDLINE=\"$(CMDLINE)\"   kernel command line baked into the ISO"
+	@echo "  DEBUG=$(DEBUG)         1: build with -Og"
+	@echo "  BUILD=$(BUILD) ISO=$(ISO)  output places"
+	@echo "  CROSS_COMPILE=$(CROSS_COMPILE)  toolchain prefix, e.g. x86_64-elf-"
+	@echo "  V=$(V)             1: show every command"
+
+-include $(DEPS)

@@ -1,0 +1,4 @@
+#ifndef FOLD_ARCH_APIC_H
+#define FOLD_ARCH_APIC_H
+void apic_eoi(void);
+#endif

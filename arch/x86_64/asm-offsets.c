@@ -1,0 +1,43 @@
+/* Structure offsets for the assembly files and the GDB helpers, generated
+ * from the C definitions so that nothing is copied by hand. The build
+ * compiles this file to assembly and turns every "->SYM value" marker into
+ * a NASM %define (build/asm-offsets.inc) and a Python constant. */
+#include "kernel/percpu.h"
+#include "arch/x86_64/regs.h"
+#include "kernel/preempt.h"
+#include "sched/thread.h"
+
+#define DEFINE(sym, val) \
+	__asm__ __volatile__("\n->" #sym " %0" ::"i"((long)(val)))
+#define OFFSET(sym, str, mem) DEFINE(sym, offsetof(struct str, mem))
+
+void asm_offsets(void);
+void asm_offsets(void)
+{
+	OFFSET(PERCPU_self, percpu, self);
+	OFFSET(PERCPU_cpu, percpu, cpu);
+	OFFSET(PERCPU_preempt_count, percpu, preempt_count);
+	OFFSET(PERCPU_current, percpu, current);
+	OFFSET(PERCPU_apic_id, percpu, apic_id);
+	OFFSET(PERCPU_fault_catcher, percpu, fault_catcher);
+	DEFINE(PERCPU_size, sizeof(struct percpu));
+	DEFINE(PT_REGS_size, sizeof(struct pt_regs));
+	OFFSET(PT_REGS_rip, pt_regs, rip);
+	OFFSET(PT_REGS_rflags, pt_regs, rflags);
+	OFFSET(PT_REGS_vector, pt_regs, vector);
+	OFFSET(THREAD_flags, thread, flags);
+	OFFSET(THREAD_ksp, thread, ksp);
+	OFFSET(THREAD_id, thread, id);
+	OFFSET(THREAD_name, thread, name);
+	OFFSET(THREAD_state, thread, state);
+	OFFSET(THREAD_prio, thread, prio);
+	OFFSET(THREAD_cpu, thread, cpu);
+	OFFSET(THREAD_nr_switches, thread, nr_switches);
+	DEFINE(PREEMPT_NEED_RESCHED, PREEMPT_NEED_RESCHED);
+	DEFINE(PREEMPT_OFFSET, PREEMPT_OFFSET);
+	DEFINE(SOFTIRQ_OFFSET, SOFTIRQ_OFFSET);
+	DEFINE(HARDIRQ_OFFSET, HARDIRQ_OFFSET);
+	DEFINE(NMI_OFFSET, NMI_OFFSET);
+	DEFINE(TIF_NEED_RESCHED, TIF_NEED_RESCHED);
+	DEFINE(TIF_POLLING_NRFLAG, TIF_POLLING_NRFLAG);
+}

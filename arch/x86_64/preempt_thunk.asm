@@ -1,0 +1,34 @@
+; preempt_schedule_thunk: the out-of-line slow path of preempt_enable().
+; The inline `call` in __preempt_schedule() tells the compiler nothing is
+; clobbered, so this saves every caller-clobbered register (SysV AMD64 ABI
+; 3.2.1: rax, rcx, rdx, rsi, rdi, r8-r11) around the C call. That is what
+; keeps callers of preempt_enable() leaf-like: no spills around a call the
+; fast path never makes.
+bits 64
+section .text
+extern preempt_schedule
+global preempt_schedule_thunk
+preempt_schedule_thunk:
+	push rbp
+	mov rbp, rsp
+	push rdi
+	push rsi
+	push rdx
+	push rcx
+	push rax
+	push r8
+	push r9
+	push r10
+	push r11
+	call preempt_schedule
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rax
+	pop rcx
+	pop rdx
+	pop rsi
+	pop rdi
+	pop rbp
+	ret

@@ -1,0 +1,32 @@
+; The multiboot2 header GRUB looks for in the first 32 KiB of the image.
+; Multiboot2 spec 3.1.1: magic, architecture (0 = i386 protected mode),
+; header length, and a checksum that makes the four fields sum to zero;
+; then tags, 8-byte aligned, ending with a type-0 tag.
+
+MB2_MAGIC	equ 0xE85250D6
+MB2_ARCH_I386	equ 0
+
+section .multiboot
+align 8
+mb2_header:
+	dd MB2_MAGIC
+	dd MB2_ARCH_I386
+	dd mb2_header_end - mb2_header
+	dd -(MB2_MAGIC + MB2_ARCH_I386 + (mb2_header_end - mb2_header))
+
+	; Information request tag (3.1.4): ask for the command line, the memory
+	; map and the ACPI RSDP (old and new), so that the kernel can count on
+	; them. Type 1, flags 0 (required).
+align 8
+	dw 1, 0
+	dd 8 + 4 * 5
+	dd 1		; boot command line
+	dd 2		; boot loader name
+	dd 6		; memory map
+	dd 14		; ACPI old RSDP
+	dd 15		; ACPI new RSDP
+align 8
+	; End tag.
+	dw 0, 0
+	dd 8
+mb2_header_end:

@@ -1,0 +1,147 @@
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "sched/preempt_mode.h"
+#include "lib/parse.h"
+#include "lib/string.h"
+#include "lib/format.h"
+
+struct cmdline_values cmdline = {
+	.preempt_mode = -1,
+	.hz = 1000,
+	.bench = true,
+};
+
+/* Each option: its key, what a value looks like, and a setter that returns
+ * 0 or -1 for a bad value. The defaults live in `cmdline` above. */
+struct option {
+	const char *key;
+	const char *expect;
+	int (*set)(const char *v);
+	const char *def;
+};
+
+static int set_loglevel(const char *v)
+{
+	u64 n;
+	if (parse_u64(v, &n) || n > 7)
+		return -1;
+	console_loglevel = (int)n;
+	return 0;
+}
+
+static int set_preempt(const char *v)
+{
+	int m = preempt_mode_parse(v);
+	if (m < 0)
+		return -1;
+	cmdline.preempt_mode = m;
+	return 0;
+}
+
+static int set_string(char *dst, size_t size, const char *v)
+{
+	if (!*v || strlen(v) >= size)
+		return -1;
+	strlcpy(dst, v, size);
+	return 0;
+}
+
+static int set_test(const char *v)
+{
+	return set_string(cmdline.test, sizeof(cmdline.test), v);
+}
+
+static int set_autorun(const char *v)
+{
+	return set_string(cmdline.autorun, sizeof(cmdline.autorun), v);
+}
+
+static int set_idle(const char *v)
+{
+	static const char *const w[] = { "halt", "poll" };
+	int i = match_word(v, w, 2);
+	if (i < 0)
+		return -1;
+	cmdline.idle_poll = i == 1;
+	return 0;
+}
+
+static int set_hz(const char *v)
+{
+	u64 n;
+	if (parse_u64(v, &n) || n < 10 || n > 10000)
+		return -1;
+	cmdline.hz = (u32)n;
+	return 0;
+}
+
+static int set_maxcpus(const char *v)
+{
+	u64 n;
+	if (parse_u64(v, &n) || n < 1 || n > 64)
+		return -1;
+	cmdline.nr_cpus = (u32)n;
+	return 0;
+}
+
+static int set_bench(const char *v)
+{
+	return parse_bool(v, &cmdline.bench);
+}
+
+static const struct option options[] = {
+	{ "loglevel", "a number 0-7", set_loglevel, "6" },
+	{ "preempt", "none, voluntary or full", set_preempt, "the build's PREEMPT" },
+	{ "test", "all, a suite list like sched,preempt, or panic", set_test, "none" },
+	{ "autorun", "shell commands separated by ';'", set_autorun, "none" },
+	{ "idle", "halt or poll", set_idle, "halt" },
+	{ "hz", "a tick rate from 10 to 10000", set_hz, "1000" },
+	{ "maxcpus", "a CPU count from 1 to 64", set_maxcpus, "all" },
+	{ "bench", "on or off (the default benchmark set at boot)", set_bench, "on" },
+};
+
+void cmdline_help(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		printk("  %-9s %s (default %s)\n", options[i].key, options[i].expect,
+		       options[i].def);
+}
+
+int cmdline_parse(const char *s)
+{
+	char buf[512], *words[64];
+	int warnings = 0;
+	strlcpy(buf, s, sizeof(buf));
+	if (strlen(s) >= sizeof(buf)) {
+		pr_warn("cmdline: longer than %zu bytes, the rest is ignored\n", sizeof(buf) - 1);
+		warnings++;
+	}
+	size_t n = split_words(buf, words, ARRAY_SIZE(words));
+	if (n > ARRAY_SIZE(words)) {
+		pr_warn("cmdline: more than %zu options, the rest are ignored\n", ARRAY_SIZE(words));
+		n = ARRAY_SIZE(words);
+		warnings++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *eq = strchr(words[i], '=');
+		const struct option *o = NULL;
+		if (eq)
+			*eq = 0;
+		for (size_t j = 0; j < ARRAY_SIZE(options); j++)
+			if (!strcmp(options[j].key, words[i]))
+				o = &options[j];
+		if (!o) {
+			pr_warn("cmdline: unknown option '%s' ignored (known: loglevel preempt test autorun idle hz maxcpus bench)\n",
+				words[i]);
+			warnings++;
+			continue;
+		}
+		const char *v = eq ? eq + 1 : "";
+		if (o->set(v) < 0) {
+			pr_warn("cmdline: %s=%s: expected %s; using the default (%s)\n",
+				o->key, v, o->expect, o->def);
+			warnings++;
+		}
+	}
+	return warnings;
+}

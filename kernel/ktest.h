@@ -1,0 +1,108 @@
+/* fold's in-kernel test framework. Suites are registered with
+ * KTEST_SUITE() into a linker section and run by `test=` on the command
+ * line or `test` in the shell; results are KTAP version 1 on the console:
+ *
+ *   KTAP version 1
+ *   1..2
+ *       KTAP version 1
+ *       # Subtest: memory
+ *       1..3
+ *       ok 1 frame_alloc
+ *       ...
+ *   ok 1 memory
+ *
+ * A failed expectation prints "# case: file:line: expected ..., got ..."
+ * and marks the case failed; KT_ASSERT_* also end the case at once. */
+#ifndef FOLD_KERNEL_KTEST_H
+#define FOLD_KERNEL_KTEST_H
+#include "lib/types.h"
+
+struct ktest {
+	const char *name;
+	bool failed;
+	bool skipped;
+	char skip_reason[96];
+};
+
+struct ktest_case {
+	const char *name;
+	void (*fn)(struct ktest *t);
+};
+
+struct ktest_suite {
+	const char *name;
+	const struct ktest_case *cases;
+	size_t ncases;
+};
+
+#define KTEST_SUITE(sname, ...)                                               \
+	static const struct ktest_case sname##_cases[] = { __VA_ARGS__ };     \
+	__attribute__((section(".ktest_suites"), used))                       \
+	static const struct ktest_suite sname##_suite = {                     \
+		#sname, sname##_cases, ARRAY_SIZE(sname##_cases)              \
+	}
+#define KTEST_CASE(fn) { #fn, fn }
+
+__printf(4, 5) void ktest_fail(struct ktest *t, const char *file, int line,
+			       const char *fmt, ...);
+__printf(2, 3) void ktest_skip(struct ktest *t, const char *fmt, ...);
+__printf(2, 3) void ktest_diag(struct ktest *t, const char *fmt, ...);
+
+#define KT_EXPECT(t, cond)                                                     \
+	({                                                                     \
+		bool ok__ = (cond);                                            \
+		if (!ok__)                                                     \
+			ktest_fail(t, __FILE__, __LINE__, "expected %s", #cond); \
+		ok__;                                                          \
+	})
+#define KT_EXPECT_EQ(t, a, b)                                                  \
+	({                                                                     \
+		unsigned long long a__ = (unsigned long long)(a);              \
+		unsigned long long b__ = (unsigned long long)(b);              \
+		if (a__ != b__)                                                \
+			ktest_fail(t, __FILE__, __LINE__,                      \
+				   "expected %s == %s, got 0x%llx (%lld) and 0x%llx (%lld)", \
+				   #a, #b, a__, (long long)a__, b__, (long long)b__); \
+		a__ == b__;                                                    \
+	})
+#define KT_EXPECT_OP(t, a, op, b)                                              \
+	({                                                                     \
+		unsigned long long a__ = (unsigned long long)(a);              \
+		unsigned long long b__ = (unsigned long long)(b);              \
+		bool ok__ = a__ op b__;                                        \
+		if (!ok__)                                                     \
+			ktest_fail(t, __FILE__, __LINE__,                      \
+				   "expected %s %s %s, got %llu and %llu", #a, \
+				   #op, #b, a__, b__);                         \
+		ok__;                                                          \
+	})
+#define KT_EXPECT_STR_CONTAINS(t, hay, needle)                                 \
+	({                                                                     \
+		bool ok__ = strstr((hay), (needle)) != NULL;                   \
+		if (!ok__)                                                     \
+			ktest_fail(t, __FILE__, __LINE__,                      \
+				   "expected the text to contain \"%s\"", (needle)); \
+		ok__;                                                          \
+	})
+#define KT_ASSERT(t, cond)                   \
+	do {                                 \
+		if (!KT_EXPECT(t, cond))     \
+			return;              \
+	} while (0)
+#define KT_ASSERT_EQ(t, a, b)                \
+	do {                                 \
+		if (!KT_EXPECT_EQ(t, a, b))  \
+			return;              \
+	} while (0)
+#define KT_SKIP(t, ...)                      \
+	do {                                 \
+		ktest_skip(t, __VA_ARGS__);  \
+		return;                      \
+	} while (0)
+
+/* Runs the suites named in a comma-separated list ("all" = every suite),
+ * printing KTAP. Returns the number of failed suites, or -1 if a name is
+ * unknown (then nothing runs and the known names are listed). */
+int ktest_run(const char *list);
+void ktest_list(void);
+#endif

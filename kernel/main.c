@@ -1,0 +1,72 @@
+/* fold's boot outline: one commented call per step. boot/entry.asm gets
+ * here in 64-bit mode, on the boot stack, with the early page tables. */
+#include "kernel/version.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/multiboot.h"
+#include "kernel/cmdline.h"
+#include "kernel/mm.h"
+#include "kernel/panic.h"
+#include "kernel/ktest.h"
+#include "kernel/preempt.h"
+#include "kernel/time.h"
+#include "kernel/banner.h"
+#include "sched/sched.h"
+#include "sched/preempt_mode.h"
+#include "arch/x86_64/serial.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/idt.h"
+#include "arch/x86_64/tsc.h"
+#include "arch/x86_64/pic.h"
+#include "arch/x86_64/cpu.h"
+#include "lib/string.h"
+
+void kmain(u64 multiboot_info_phys);
+static void kmain_on_stack(void *arg);
+void switch_to_stack(void (*fn)(void *), void *arg, u64 stack_top);
+
+void kmain(u64 multiboot_info_phys)
+{
+	percpu_init_cpu(0, 0);             /* GS base first: printk and locks use %gs */
+	sched_init_boot_thread();          /* `current` for the boot CPU */
+	serial_init();                     /* COM1, 115200 8N1 */
+	idt_init();                        /* exceptions now give an oops ... */
+	idt_load();                        /* ... on this CPU */
+	pic_disable();                     /* the 8259s: remapped, all masked */
+	tsc_init();                        /* TSC frequency: printk timestamps */
+	multiboot_parse(multiboot_info_phys); /* memory map, command line, RSDP */
+	cmdline_parse(boot_info.cmdline);  /* warnings for bad options */
+	print_banner();                    /* version, CPU, memory, command line */
+	frame_init();                      /* physical frames from the memory map */
+	vm_init();                         /* kernel page tables: direct map, W^X */
+	gdt_init_cpu(0);                   /* GDT + TSS with IST stacks */
+	u64 top = stack_alloc();           /* a stack with a guard page ... */
+	arch_stack_init_count(top, preempt_count_raw()); /* (ti: count on the stack) */
+	switch_to_stack(kmain_on_stack, NULL, top); /* ... to finish booting on */
+}
+
+static void kmain_on_stack(void *arg)
+{
+	(void)arg;
+	int mode = cmdline.preempt_mode >= 0 ? cmdline.preempt_mode : PREEMPT_MODE_DEFAULT;
+	if (!preempt_mode_valid(mode)) {
+		pr_warn("preempt: mode '%s' needs a preempt count, COUNT=%s has none; using '%s'\n",
+			preempt_mode_name(mode), preempt_model_name(),
+			preempt_mode_name(PREEMPT_MODE_DEFAULT));
+		mode = PREEMPT_MODE_DEFAULT;
+	}
+	preempt_mode_init(mode);           /* none, voluntary or full */
+	pr_info("preempt: count model %s, mode %s\n", preempt_model_name(),
+		preempt_mode_name(preempt_mode));
+	preempt_enable();                  /* boot is done with its own count */
+	local_irq_enable();
+
+	if (!strcmp(cmdline.test, "panic"))
+		panic("test=panic: a deliberate panic, to show what one looks like");
+	if (cmdline.test[0]) {
+		int failed = ktest_run(cmdline.test);
+		qemu_exit(failed == 0 ? EXIT_PASS : EXIT_FAIL);
+	}
+	pr_info("fold: nothing to run (try test=all); powering off\n");
+	qemu_exit(EXIT_PASS);
+}

@@ -1,0 +1,38 @@
+/* What GRUB tells fold: the multiboot2 boot information, copied out of the
+ * loader's memory early so that the frame allocator may reuse it. */
+#ifndef FOLD_KERNEL_MULTIBOOT_H
+#define FOLD_KERNEL_MULTIBOOT_H
+#include "lib/types.h"
+
+#define MB_MMAP_MAX 64
+#define MB_MODS_MAX 8
+
+/* Multiboot2 spec 3.6.8 memory map entry types. */
+#define MB_MEM_AVAILABLE 1
+#define MB_MEM_RESERVED 2
+#define MB_MEM_ACPI 3
+#define MB_MEM_NVS 4
+#define MB_MEM_BAD 5
+
+struct mb_mmap_entry {
+	u64 base, len;
+	u32 type;
+};
+
+struct boot_info {
+	u64 info_phys, info_size;
+	char cmdline[512];
+	char loader[64];
+	struct mb_mmap_entry mmap[MB_MMAP_MAX];
+	u32 mmap_count;
+	struct { u64 start, end; } mods[MB_MODS_MAX];
+	u32 mods_count;
+	u8 rsdp[36];       /* the RSDP as GRUB copied it */
+	u32 rsdp_len;      /* 0 when GRUB gave none */
+	int rsdp_version;  /* 1 (old, ACPI 1.0) or 2 (new) */
+};
+
+extern struct boot_info boot_info;
+void multiboot_parse(u64 info_phys);
+const char *mb_mem_type_name(u32 type);
+#endif

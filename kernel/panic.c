@@ -1,0 +1,134 @@
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/ksyms.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+#include "kernel/mm.h"
+#include "kernel/smp.h"
+#include "sched/thread.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/cpu.h"
+#include "lib/format.h"
+
+volatile u64 bug_reports;
+static volatile int panicking = -1;
+
+__noreturn void qemu_exit(int code)
+{
+	/* isa-debug-exit at 0xf4 (QEMU -device isa-debug-exit): QEMU exits
+	 * with (value << 1) | 1. Without the device the write is ignored and
+	 * we stop here. */
+	outl(0xF4, (u32)code);
+	for (;;) {
+		local_irq_disable();
+		halt();
+	}
+}
+
+static bool frame_ok(u64 rbp, u64 prev)
+{
+	return rbp && !(rbp & 7) && rbp > prev && virt_is_mapped(rbp) &&
+	       virt_is_mapped(rbp + 15);
+}
+
+void dump_backtrace(u64 rip, u64 rbp)
+{
+	char sym[128];
+	printk(KERN_EMERG "Call Trace:\n");
+	if (rip) {
+		ksym_format(sym, sizeof(sym), rip);
+		printk(KERN_EMERG " [<%016llx>] %s\n", (unsigned long long)rip, sym);
+	}
+	u64 prev = 0;
+	for (int depth = 0; depth < 32 && frame_ok(rbp, prev); depth++) {
+		u64 ret = ((u64 *)rbp)[1];
+		if (!ret)
+			break;
+		ksym_format(sym, sizeof(sym), ret);
+		printk(KERN_EMERG " [<%016llx>] %s\n", (unsigned long long)ret, sym);
+		prev = rbp;
+		rbp = ((u64 *)rbp)[0];
+	}
+}
+
+void dump_stack(void)
+{
+	dump_backtrace(0, read_rbp());
+}
+
+void dump_context(void)
+{
+	char cnt[128];
+	u32 cpu = percpu_area[0].self ? raw_smp_processor_id() : 0;
+	struct thread *t = percpu_area[0].self ? this_cpu_read(current) : NULL;
+	preempt_count_describe(cnt, sizeof(cnt), percpu_area[0].self ? preempt_count_raw() : 0,
+			       t ? t->flags : 0);
+	printk(KERN_EMERG "CPU: %u Thread: %u (%s) %s\n", cpu, t ? t->id : 0,
+	       t ? t->name : "-", cnt);
+}
+
+void dump_regs(const struct pt_regs *r)
+{
+	char sym[128];
+	ksym_format(sym, sizeof(sym), r->rip);
+	printk(KERN_EMERG "RIP: %04llx:%016llx %s\n", (unsigned long long)r->cs,
+	       (unsigned long long)r->rip, sym);
+	printk(KERN_EMERG "RSP: %04llx:%016llx RFLAGS: %08llx\n",
+	       (unsigned long long)r->ss, (unsigned long long)r->rsp,
+	       (unsigned long long)r->rflags);
+#define R(a, b, c)                                                                  \
+	printk(KERN_EMERG "%-3s: %016llx %-3s: %016llx %-3s: %016llx\n", #a,        \
+	       (unsigned long long)r->a, #b, (unsigned long long)r->b, #c,           \
+	       (unsigned long long)r->c)
+	R(rax, rbx, rcx);
+	R(rdx, rsi, rdi);
+	R(rbp, r8, r9);
+	R(r10, r11, r12);
+	R(r13, r14, r15);
+#undef R
+	printk(KERN_EMERG "CR0: %016llx CR2: %016llx CR3: %016llx CR4: %016llx\n",
+	       (unsigned long long)read_cr0(), (unsigned long long)read_cr2(),
+	       (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
+}
+
+void report_bug(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	__atomic_fetch_add(&bug_reports, 1, __ATOMIC_RELAXED);
+	printk(KERN_ERR "BUG: %s\n", msg);
+	dump_context();
+	dump_stack();
+}
+
+__noreturn void panic(const char *fmt, ...)
+{
+	char msg[256];
+	local_irq_disable();
+	u32 cpu = percpu_area[0].self ? raw_smp_processor_id() : 0;
+	int expected = -1;
+	if (!__atomic_compare_exchange_n(&panicking, &expected, (int)cpu, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		/* Another CPU is already panicking (or this one recursed):
+		 * stay out of its way. */
+		if (expected == (int)cpu)
+			qemu_exit(EXIT_PANIC);
+		for (;;)
+			halt();
+	}
+	oops_in_progress = 1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	smp_stop_other_cpus();
+	console_loglevel = 7;
+	printk(KERN_EMERG "PANIC: %s\n", msg);
+	dump_context();
+	dump_stack();
+	printk(KERN_EMERG "---[ end PANIC: %s ]---\n", msg);
+	qemu_exit(EXIT_PANIC);
+}

@@ -1,0 +1,62 @@
+/* The per-CPU area: one `struct percpu` per CPU, reached on its own CPU
+ * through the GS segment base (IA32_GS_BASE holds &percpu_area[cpu]), so a
+ * field is one %gs:offset memory operand away (arch/x86_64/percpu.h).
+ * Other CPUs' copies are reached with per_cpu(field, cpu).
+ *
+ * The preempt count sits at a fixed offset that the entry code and GDB
+ * helpers take from build/asm-offsets.inc (generated from this struct). */
+#ifndef FOLD_KERNEL_PERCPU_H
+#define FOLD_KERNEL_PERCPU_H
+
+#include "lib/types.h"
+
+#define MAX_CPUS 64
+
+struct thread;
+
+/* Counters shown by the shell's `stat` and asserted by the tests. Only the
+ * owning CPU writes them (plain increments), others only read. */
+struct cpu_stats {
+	u64 irqs;
+	u64 timer_ticks;
+	u64 resched_ipi_sent;
+	u64 resched_ipi_received;
+	u64 folds;
+	u64 call_function_ipis;
+	u64 preempt_irq;     /* preemptions at IRQ exit */
+	u64 preempt_enable;  /* preemptions from preempt_enable() */
+	u64 preempt_schedule_calls;
+	u64 voluntary;       /* cond_resched/might_resched switches */
+	u64 context_switches;
+	u64 spurious;
+};
+
+struct percpu {
+	struct percpu *self;       /* offset 0: &percpu_area[cpu] */
+	u32 preempt_count;         /* offset 8: see kernel/preempt.h */
+	u32 cpu;                   /* logical CPU number, 0 = boot CPU */
+	struct thread *current;    /* the thread running here */
+	u32 apic_id;
+	u32 online;
+	struct thread *idle;
+	u64 ist_stacks[3];         /* tops of the #DF, NMI, #MC stacks */
+	void *fault_catcher;       /* kernel/fault_catch.h, tests only */
+	void *rq;                  /* sched/runqueue.c's struct rq */
+	void *timers;              /* kernel/hrtimer.c's per-CPU queue */
+	struct cpu_stats stats;
+} __aligned(64);
+
+extern struct percpu percpu_area[MAX_CPUS];
+extern u32 nr_cpus_online;
+extern u32 nr_cpus_possible;
+
+#define per_cpu(field, c) (percpu_area[(c)].field)
+#define for_each_online_cpu(c) \
+	for (u32 c = 0; c < nr_cpus_possible; c++) \
+		if (READ_ONCE(percpu_area[c].online))
+
+#include "arch/x86_64/percpu.h"
+
+void percpu_init_cpu(u32 cpu, u32 apic_id);
+
+#endif

@@ -1,0 +1,80 @@
+#include "kernel/spinlock.h"
+#include "kernel/preempt.h"
+#include "kernel/panic.h"
+#include "arch/x86_64/cpu.h"
+
+void spin_lock_init(struct spinlock *l, const char *name)
+{
+	l->next = 0;
+	l->serving = 0;
+	l->owner_cpu = -1;
+	l->name = name;
+}
+
+void raw_spin_lock(struct spinlock *l)
+{
+	s32 me = (s32)raw_smp_processor_id();
+	if (unlikely(READ_ONCE(l->owner_cpu) == me))
+		BUG("spinlock recursion: lock %s already held by this CPU (%d)",
+		    l->name ? l->name : "?", me);
+	u32 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
+		cpu_relax();
+	l->owner_cpu = me;
+}
+
+void raw_spin_unlock(struct spinlock *l)
+{
+	if (unlikely(l->owner_cpu != (s32)raw_smp_processor_id()))
+		BUG("spin_unlock of %s by CPU %u, owner is CPU %d",
+		    l->name ? l->name : "?", raw_smp_processor_id(), l->owner_cpu);
+	l->owner_cpu = -1;
+	__atomic_store_n(&l->serving, l->serving + 1, __ATOMIC_RELEASE);
+}
+
+void spin_lock(struct spinlock *l)
+{
+	preempt_disable();
+	raw_spin_lock(l);
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	raw_spin_unlock(l);
+	preempt_enable();
+}
+
+bool spin_trylock(struct spinlock *l)
+{
+	preempt_disable();
+	u32 s = __atomic_load_n(&l->serving, __ATOMIC_RELAXED);
+	u32 expected = s;
+	if (__atomic_compare_exchange_n(&l->next, &expected, s + 1, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		l->owner_cpu = (s32)raw_smp_processor_id();
+		return true;
+	}
+	preempt_enable();
+	return false;
+}
+
+u64 spin_lock_irqsave(struct spinlock *l)
+{
+	u64 f = local_irq_save();
+	spin_lock(l);
+	return f;
+}
+
+void spin_unlock_irqrestore(struct spinlock *l, u64 flags)
+{
+	/* Unlock with IRQs still off, then restore: preempt_enable() here
+	 * may reschedule only if IRQs were on (preempt_schedule checks). */
+	raw_spin_unlock(l);
+	local_irq_restore(flags);
+	preempt_enable();
+}
+
+bool spin_is_locked(struct spinlock *l)
+{
+	return READ_ONCE(l->next) != READ_ONCE(l->serving);
+}

@@ -1,0 +1,4 @@
+#ifndef FOLD_KERNEL_VERSION_H
+#define FOLD_KERNEL_VERSION_H
+#define FOLD_VERSION "0.1"
+#endif

@@ -1,0 +1,46 @@
+/* Kernel threads. */
+#ifndef FOLD_SCHED_THREAD_H
+#define FOLD_SCHED_THREAD_H
+
+#include "lib/types.h"
+#include "lib/list.h"
+
+enum thread_state {
+	THREAD_RUNNING,   /* on a CPU or on a run queue */
+	THREAD_SLEEPING,  /* waiting for a wake-up */
+	THREAD_DEAD,      /* exited, waiting to be joined */
+};
+
+#define THREAD_NAME_LEN 16
+#define PRIO_FIFO_MIN 1   /* 1..99: real-time FIFO band, higher runs first */
+#define PRIO_NORMAL 0     /* the round-robin band */
+
+struct thread {
+	/* TIF_* bits (kernel/preempt.h). First field: the arch's
+	 * tif_need_resched() reads it at offset 0. Set atomically from any
+	 * CPU. */
+	volatile u64 flags;
+	u64 ksp;                   /* saved stack pointer while switched out */
+	u32 id;
+	char name[THREAD_NAME_LEN];
+	volatile int state;
+	int prio;
+	volatile int cpu;          /* CPU it runs or is queued on */
+	u64 nr_switches;
+	u32 saved_preempt_count;   /* percpu model: saved at switch */
+	u64 allowed_cpus;          /* affinity mask */
+	void *stack;               /* lowest mapped address of the stack */
+	u64 stack_top;
+	void (*fn)(void *);
+	void *arg;
+	int slice;                 /* ticks left in the round-robin slice */
+	volatile int on_rq;
+	struct list_head rq_node;  /* run queue */
+	struct list_head all_node; /* every thread, for ps */
+	struct list_head wait_node;/* wait queue */
+	volatile int joined_done;
+	u64 wake_time;             /* sleep_until deadline (ns) */
+	u64 wakeups;
+};
+
+#endif
