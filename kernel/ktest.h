@@ -37,7 +37,7 @@ struct ktest_suite {
 
 #define KTEST_SUITE(sname, ...)                                               \
 	static const struct ktest_case sname##_cases[] = { __VA_ARGS__ };     \
-	__attribute__((section(".ktest_suites"), used))                       \
+	__attribute__((section(".ktest_suites"), used, aligned(8)))                     \
 	static const struct ktest_suite sname##_suite = {                     \
 		#sname, sname##_cases, ARRAY_SIZE(sname##_cases)              \
 	}

@@ -26,6 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* glibc's <sys/cdefs.h> has its own __always_inline; lib/types.h's
+ * definition wins from here on (the libc headers are already parsed). */
+#undef __always_inline
+
 static inline int host_strcmp(const char *a, const char *b)
 {
 	return strcmp(a, b);
