@@ -131,17 +131,15 @@ $(BUILD)/fold.sym: $(ELF)
 # The ISO: GRUB (multiboot2) with CMDLINE baked into grub.cfg. The file
 # $(ISO).cmdline changes only when CMDLINE does, so a new CMDLINE remakes
 # the ISO and an unchanged one does not.
+$(ISO).cmdline: export FOLD_CMDLINE = $(CMDLINE)
 $(ISO).cmdline: FORCE
 	@mkdir -p $(dir $@)
-	@printf '%s\n' '$(CMDLINE)' > $@.new
+	@printf '%s\n' "$$FOLD_CMDLINE" > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
-$(ISO): $(ELF) $(ISO).cmdline boot/grub.cfg | tools
+$(ISO): $(ELF) $(ISO).cmdline scripts/mkiso.sh | tools
 	@$(if $(Q),echo "  ISO     $@")
-	$(Q)rm -rf $(ISO).d && mkdir -p $(ISO).d/boot/grub
-	$(Q)cp $(ELF) $(ISO).d/boot/fold.elf
-	$(Q)sed 's|@CMDLINE@|$(subst |,\|,$(CMDLINE))|' boot/grub.cfg > $(ISO).d/boot/grub/grub.cfg
-	$(Q)grub-mkrescue -o $@ $(ISO).d >$(ISO).log 2>&1 || { cat $(ISO).log; exit 1; }
+	$(Q)sh scripts/mkiso.sh $(ELF) $@ "$$(cat $(ISO).cmdline)"
 
 iso: $(ISO)
 

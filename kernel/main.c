@@ -18,6 +18,11 @@
 #include "arch/x86_64/idt.h"
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/pic.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/smpboot.h"
+#include "kernel/smp.h"
+#include "kernel/hrtimer.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
 
@@ -28,7 +33,7 @@ void switch_to_stack(void (*fn)(void *), void *arg, u64 stack_top);
 void kmain(u64 multiboot_info_phys)
 {
 	percpu_init_cpu(0, 0);             /* GS base first: printk and locks use %gs */
-	sched_init_boot_thread();          /* `current` for the boot CPU */
+	this_cpu_write(current, &boot_thread); /* `current` for the boot CPU */
 	serial_init();                     /* COM1, 115200 8N1 */
 	idt_init();                        /* exceptions now give an oops ... */
 	idt_load();                        /* ... on this CPU */
@@ -56,10 +61,22 @@ static void kmain_on_stack(void *arg)
 		mode = PREEMPT_MODE_DEFAULT;
 	}
 	preempt_mode_init(mode);           /* none, voluntary or full */
+	smp_init();                        /* CALL_FUNCTION IPIs */
+	sched_init();                      /* run queue 0, idle thread, RESCHEDULE IPI */
+	bool acpi = acpi_init();           /* MADT: which CPUs exist */
+	apic_init_bsp(acpi ? madt.lapic_phys : 0); /* xAPIC or x2APIC */
+	apic_init_cpu();                   /* this CPU's local APIC */
+	percpu_area[0].apic_id = apic->id();
+	hrtimer_init_cpu();                /* LAPIC timer calibrated, the tick */
+	percpu_area[0].online = 1;
+	nr_cpus_online = 1;
+	local_irq_enable();
+	nr_cpus_possible = smp_boot_aps(); /* INIT-SIPI-SIPI, one AP at a time */
+	pr_info("smp: %u CPUs online (%s, timer %llu MHz, HZ %u)\n", nr_cpus_online, apic->name,
+		(unsigned long long)(apic_timer_hz / 1000000), tick_hz);
 	pr_info("preempt: count model %s, mode %s\n", preempt_model_name(),
 		preempt_mode_name(preempt_mode));
 	preempt_enable();                  /* boot is done with its own count */
-	local_irq_enable();
 
 	if (!strcmp(cmdline.test, "panic"))
 		panic("test=panic: a deliberate panic, to show what one looks like");

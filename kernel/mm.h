@@ -65,6 +65,7 @@ void unmap_page(u64 va);
 bool virt_is_mapped(u64 va);
 u64 virt_pte_flags(u64 va);            /* 0 if not mapped */
 void *ioremap(u64 pa, size_t size);    /* uncached, RW, NX */
+void *memremap(u64 pa, size_t size);   /* cached, read-only, NX (firmware tables) */
 u64 kernel_cr3(void);
 const char *mm_describe_address(u64 va);
 

@@ -91,6 +91,11 @@ void dump_regs(const struct pt_regs *r)
 	       (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
 }
 
+bool panic_in_progress(void)
+{
+	return READ_ONCE(panicking) != -1;
+}
+
 void report_bug(const char *fmt, ...)
 {
 	char msg[256];

@@ -23,6 +23,7 @@ __printf(1, 2) __noreturn void panic(const char *fmt, ...);
 			panic("BUG: %s (%s:%d)", #cond, __FILE__, __LINE__); \
 	} while (0)
 
+bool panic_in_progress(void);
 __printf(1, 2) void report_bug(const char *fmt, ...);
 extern volatile u64 bug_reports;
 

@@ -100,7 +100,7 @@ int vprintk(const char *fmt, va_list ap)
 		if (m >= (int)sizeof(line))
 			m = sizeof(line) - 1;
 		log_append(line, m);
-		if (level <= console_loglevel)
+		if (level <= console_loglevel && !(cap && cap->quiet))
 			serial_write(line, m);
 		if (cap) {
 			for (int i = 0; i < m && cap->len + 1 < cap->size; i++)

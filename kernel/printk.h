@@ -51,6 +51,7 @@ size_t log_read(u64 *pos, char *buf, size_t size);
 struct printk_capture {
 	char *buf;
 	size_t size, len;
+	bool quiet; /* keep the captured lines off the console (still logged) */
 };
 void printk_capture_start(struct printk_capture *c);
 void printk_capture_stop(void);

@@ -122,6 +122,19 @@ void *ioremap(u64 pa, size_t size)
 	return (void *)(va + off);
 }
 
+void *memremap(u64 pa, size_t size)
+{
+	u64 off = pa & (PAGE_SIZE - 1);
+	u64 n = ALIGN_UP(size + off, PAGE_SIZE);
+	u64 f = spin_lock_irqsave(&vm_lock);
+	u64 va = mmio_next;
+	mmio_next += n + PAGE_SIZE;
+	spin_unlock_irqrestore(&vm_lock, f);
+	for (u64 i = 0; i < n; i += PAGE_SIZE)
+		map_page(va + i, (pa & PTE_ADDR) + i, PTE_NX);
+	return (void *)(va + off);
+}
+
 static void map_kernel_range(char *start, char *end, u64 flags)
 {
 	for (u64 va = (u64)start; va < (u64)end; va += PAGE_SIZE)

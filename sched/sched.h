@@ -1,19 +1,60 @@
+/* The scheduler's interface. Per-CPU run queues with two bands: real-time
+ * FIFO (prio 1..99, higher first, no time slice) above normal round-robin
+ * (prio 0, a time slice of SCHED_SLICE_TICKS ticks). */
 #ifndef FOLD_SCHED_SCHED_H
 #define FOLD_SCHED_SCHED_H
 #include "lib/types.h"
 #include "sched/thread.h"
-
-#define SM_NONE 0
-#define SM_PREEMPT 1
-
-void __schedule(int mode);
-void schedule(void);
-void sched_init_boot_thread(void);
-extern struct thread boot_thread;
-static inline struct thread *current_thread(void);
 #include "kernel/percpu.h"
+
+#define SM_NONE 0      /* the thread blocked or yielded */
+#define SM_PREEMPT 1   /* the thread was preempted (stays runnable) */
+#define SCHED_SLICE_TICKS 5
+#define ALL_CPUS (~0UL)
+
 static inline struct thread *current_thread(void)
 {
 	return this_cpu_read(current);
 }
+
+/* core.c */
+void sched_init(void);                  /* boot CPU: run queues, boot thread */
+void sched_prepare_cpu(u32 cpu);        /* boot CPU, before starting an AP */
+void sched_init_ap(u32 cpu);            /* the AP itself: current = idle */
+void __schedule(int mode);
+void schedule(void);
+void yield(void);
+bool wake_up_thread(struct thread *t);  /* false if it was not sleeping */
+void scheduler_tick(void);
+void sched_pull_work(void);
+u32 rq_nr_running(u32 cpu);
+struct thread *rq_curr(u32 cpu);
+extern bool sched_running;
+
+/* resched.c: asking a CPU to reschedule, and the IPI that folds it. */
+void resched_curr(u32 cpu);
+void scheduler_ipi(void);
+void resched_init(void);
+
+/* thread.c */
+struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
+			     int prio, u64 allowed_cpus);
+__noreturn void thread_exit(void);
+void thread_join(struct thread *t);     /* waits, then frees it */
+void thread_set_prio(struct thread *t, int prio);
+void thread_for_each(void (*fn)(struct thread *t, void *arg), void *arg);
+extern struct thread boot_thread;
+
+/* idle.c */
+__noreturn void cpu_idle(void);
+
+/* sleep.c */
+void sleep_until(u64 deadline_ns);
+void sleep_ns(u64 ns);
+
+/* might.c: the voluntary preemption points, Linux's semantics per mode. */
+int cond_resched(void);
+void might_resched(void);
+#define might_sleep() __might_sleep(__FILE__, __LINE__)
+void __might_sleep(const char *file, int line);
 #endif

@@ -38,7 +38,8 @@ struct thread {
 	struct list_head rq_node;  /* run queue */
 	struct list_head all_node; /* every thread, for ps */
 	struct list_head wait_node;/* wait queue */
-	volatile int joined_done;
+	volatile int on_cpu;       /* 1 from switch-in until the switch-out completes */
+	struct list_head joiners;  /* waiters in thread_join */
 	u64 wake_time;             /* sleep_until deadline (ns) */
 	u64 wakeups;
 };

@@ -358,6 +358,25 @@ def test_run_rows(run, tmp) -> list[str]:
     return problems
 
 
+def test_build_failures(run, tmp) -> list[str]:
+    """A broken build fails every row, but its output is shown once."""
+    make = [sys.executable, THIS, "fake-make", "--exit", "2", "--"]
+    runner = run.Runner(root=tmp, qemu=["false"], make=make)
+    rows = [run.Row(name="b1"), run.Row(name="b2", cmdline="test=panic")]
+    tally = {True: 0, False: 0}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        run.run_rows(runner, rows, 1, True, False, tally)
+    text = out.getvalue()
+    problems = []
+    if tally != {True: 0, False: 2}:
+        problems.append(f"tally {tally}, expected two failures")
+    if text.count("kernel/main.c:12: error") != 1 or \
+            "same make output as row b1" not in text:
+        problems.append(f"make's output not shown exactly once:\n{text}")
+    return problems
+
+
 def test_command_line(run, tmp) -> list[str]:
     """main(): the summary is the last line, and the exit status follows."""
     problems = []
@@ -393,6 +412,7 @@ UNIT_TESTS = [("config-parse", test_config_parse),
               ("qemu-command", test_qemu_command),
               ("selection", test_selection),
               ("run-rows", test_run_rows),
+              ("build-failures", test_build_failures),
               ("command-line", test_command_line)]
 
 
@@ -412,7 +432,8 @@ def fake_qemu_command(log: str | None, exit: int, hang: bool = False,
     return cmd + ["--"]
 
 
-def run_case(run, case: Case, tmp: str) -> tuple[list[str], str]:
+def run_case(run, case: Case, tmp: str) -> tuple[list[str], str, str]:
+    """Returns (problems, the harness's report, a one-line gist of it)."""
     row = run.Row(name=case.name, expect=case.expect, **case.row)
     log = os.path.join(LOGS, case.log) if case.log else None
     start = time.monotonic()
@@ -441,7 +462,9 @@ def run_case(run, case: Case, tmp: str) -> tuple[list[str], str]:
     if case.check:
         problems += case.check(Context(run, case, result, report, tmp,
                                        seconds))
-    return problems, report
+    v = result.verdict
+    gist = f"row judged {'ok' if v.ok else 'failed'}: {v.summary}"
+    return problems, report, gist
 
 
 def main(run, verbose: bool = False, only: list[str] = ()) -> int:
@@ -455,10 +478,10 @@ def main(run, verbose: bool = False, only: list[str] = ()) -> int:
     try:
         for i, (name, job) in enumerate(jobs, 1):
             print(f"[{i:>{width}}/{len(jobs)}] {name} ... ", end="", flush=True)
-            report = ""
+            report = gist = ""
             try:
                 if isinstance(job, Case):
-                    problems, report = run_case(run, job, tmp)
+                    problems, report, gist = run_case(run, job, tmp)
                 else:
                     problems = job(run, tmp)
             except Exception as e:                      # noqa: BLE001
@@ -472,8 +495,7 @@ def main(run, verbose: bool = False, only: list[str] = ()) -> int:
                     print(f"    - {p}")
             else:
                 passed += 1
-                first = report.splitlines()[0] if report else ""
-                print(f"ok{'  (harness said: ' + first + ')' if first else ''}")
+                print(f"ok ({gist})" if gist else "ok")
             if report and (verbose or problems):
                 print("\n".join("    | " + l for l in report.splitlines()))
     finally:

@@ -60,6 +60,11 @@ void do_exception(struct pt_regs *regs)
 	struct fault_catcher *c = NULL;
 	if (percpu_area[0].self)
 		c = this_cpu_read(fault_catcher);
+	/* An NMI during a panic is the panicking CPU stopping this one. */
+	if (v == 2 && panic_in_progress()) {
+		for (;;)
+			halt();
+	}
 
 	printk(KERN_EMERG "Oops: %s %s (vector %d) error code 0x%llx%s\n",
 	       mnemonics[v], names[v], v, (unsigned long long)regs->error_code,

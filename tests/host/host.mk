@@ -17,6 +17,7 @@
 # Each test binary links all of lib/ (it is small), and the tests run under
 # AddressSanitizer and UBSan when the host compiler can build and run such
 # a program (probed once, on first use; override with HOST_SANITIZE=).
+# Uses $(BUILD) and $(Q) from the kernel Makefile when they are set.
 
 # Remember the includer's default goal (see the end of the file), and
 # whether this file is the whole makefile.
@@ -24,7 +25,7 @@ HOST_SAVED_GOAL := $(.DEFAULT_GOAL)
 HOST_STANDALONE := $(if $(filter-out $(lastword $(MAKEFILE_LIST)),$(MAKEFILE_LIST)),,yes)
 
 HOSTCC ?= cc
-HOST_BUILD ?= build/host
+HOST_BUILD ?= $(or $(BUILD),build)/host
 HOST_CFLAGS ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror -fno-builtin \
 	-fno-omit-frame-pointer -U_FORTIFY_SOURCE
 HOST_CPPFLAGS = -I. -include tests/host/rename.h -MMD -MP
@@ -75,11 +76,11 @@ host-test-build: $(HOST_TEST_BINS)
 # (say, build/%.o: %.c with kernel flags) can claim these files.
 $(HOST_OBJS): $(HOST_BUILD)/%.o: %.c tests/host/rename.h
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CPPFLAGS) $(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
+	$(Q)$(HOSTCC) $(HOST_CPPFLAGS) $(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
 
 $(HOST_TEST_BINS): $(HOST_BUILD)/test_%: \
 		$(HOST_BUILD)/tests/host/test_%.o $(HOST_LIB_OBJS)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
 
 host-clean:
 	rm -rf $(HOST_BUILD)

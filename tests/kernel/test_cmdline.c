@@ -10,7 +10,7 @@ static char out[4096];
 
 static int parse_captured(const char *s)
 {
-	struct printk_capture cap = { out, sizeof(out), 0 };
+	struct printk_capture cap = { out, sizeof(out), 0, true };
 	printk_capture_start(&cap);
 	int w = cmdline_parse(s);
 	printk_capture_stop();

@@ -18,7 +18,7 @@ static char report[8192];
  * faulted. */
 static bool provoke(struct fault_catcher *c, void (*fn)(void *), void *arg, u64 stack)
 {
-	struct printk_capture cap = { report, sizeof(report), 0 };
+	struct printk_capture cap = { report, sizeof(report), 0, true };
 	memset(c, 0, sizeof(*c));
 	printk_capture_start(&cap);
 	int r = fault_catch_call(c, fn, arg, stack);

@@ -1,0 +1,162 @@
+#include "arch/x86_64/acpi.h"
+#include "kernel/multiboot.h"
+#include "kernel/printk.h"
+#include "kernel/mm.h"
+#include "lib/string.h"
+
+struct madt_info madt;
+
+struct rsdp {
+	char sig[8];
+	u8 checksum;
+	char oem[6];
+	u8 revision;
+	u32 rsdt;
+	/* ACPI 2.0+ */
+	u32 length;
+	u64 xsdt;
+	u8 ext_checksum;
+	u8 reserved[3];
+} __packed;
+
+struct sdt_header {
+	char sig[4];
+	u32 length;
+	u8 revision;
+	u8 checksum;
+	char oem[6];
+	char oem_table[8];
+	u32 oem_rev;
+	u32 creator, creator_rev;
+} __packed;
+
+/* Every ACPI structure's bytes sum to 0 mod 256 (ACPI 5.2.5.3, 5.2.6). */
+static bool checksum_ok(const void *p, size_t n)
+{
+	u8 sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += ((const u8 *)p)[i];
+	return sum == 0;
+}
+
+/* ACPI tables may sit in RAM the direct map does not cover (QEMU puts
+ * them in a "reserved" range): map them if needed. */
+static const void *acpi_map(u64 pa, size_t len)
+{
+	bool mapped = true;
+	for (u64 p = ALIGN_DOWN(pa, PAGE_SIZE); p < pa + len; p += PAGE_SIZE)
+		if (!virt_is_mapped((u64)phys_to_virt(p)))
+			mapped = false;
+	return mapped ? phys_to_virt(pa) : memremap(pa, len);
+}
+
+static const struct sdt_header *map_table(u64 pa, const char *why)
+{
+	const struct sdt_header *h = acpi_map(pa, sizeof(*h));
+	if (h->length < sizeof(*h) || h->length > (1 << 20)) {
+		pr_warn("acpi: %s at %#llx has a bad length %u\n", why,
+			(unsigned long long)pa, h->length);
+		return NULL;
+	}
+	h = acpi_map(pa, h->length);
+	if (!checksum_ok(h, h->length)) {
+		pr_warn("acpi: %.4s at %#llx fails its checksum\n", h->sig,
+			(unsigned long long)pa);
+		return NULL;
+	}
+	return h;
+}
+
+static void parse_madt(const struct sdt_header *h)
+{
+	const u8 *p = (const u8 *)h + sizeof(*h);
+	const u8 *end = (const u8 *)h + h->length;
+	madt.lapic_phys = *(const u32 *)p; /* Local Interrupt Controller Address */
+	p += 8;                            /* ... and Flags */
+	while (p + 2 <= end && p[1] >= 2 && p + p[1] <= end) {
+		u8 type = p[0];
+		u32 id = 0, flags = 0;
+		bool cpu = false;
+		switch (type) {
+		case 0: /* Processor Local APIC (5.2.12.2) */
+			id = p[3];
+			flags = *(const u32 *)(p + 4);
+			cpu = true;
+			break;
+		case 9: /* Processor Local x2APIC (5.2.12.12) */
+			id = *(const u32 *)(p + 4);
+			flags = *(const u32 *)(p + 8);
+			cpu = true;
+			break;
+		case 1: /* I/O APIC (5.2.12.3) */
+			if (madt.nioapics < MAX_IOAPICS) {
+				madt.ioapics[madt.nioapics].id = p[2];
+				madt.ioapics[madt.nioapics].phys = *(const u32 *)(p + 4);
+				madt.ioapics[madt.nioapics].gsi_base = *(const u32 *)(p + 8);
+				madt.nioapics++;
+			}
+			break;
+		case 5: /* Local APIC Address Override (5.2.12.8) */
+			madt.lapic_phys = *(const u64 *)(p + 4);
+			break;
+		}
+		if (cpu) {
+			/* Flags bit 0: enabled; bit 1: online capable. */
+			bool dup = false;
+			for (u32 i = 0; i < madt.ncpus; i++)
+				dup |= madt.apic_ids[i] == id;
+			if (!(flags & 1) || dup || madt.ncpus == MAX_CPUS)
+				madt.skipped++;
+			else
+				madt.apic_ids[madt.ncpus++] = id;
+		}
+		p += p[1];
+	}
+}
+
+bool acpi_init(void)
+{
+	if (!boot_info.rsdp_len) {
+		pr_warn("acpi: the boot loader found no ACPI RSDP (ACPI off?): booting on one CPU\n");
+		return false;
+	}
+	const struct rsdp *r = (const void *)boot_info.rsdp;
+	if (memcmp(r->sig, "RSD PTR ", 8) || !checksum_ok(r, 20)) {
+		pr_warn("acpi: the RSDP is invalid (signature or checksum): booting on one CPU\n");
+		return false;
+	}
+	bool xsdt = r->revision >= 2 && boot_info.rsdp_len >= 36 && r->xsdt;
+	if (xsdt && !checksum_ok(r, 36)) {
+		pr_warn("acpi: the RSDP's extended checksum is wrong; using the RSDT\n");
+		xsdt = false;
+	}
+	const struct sdt_header *root = map_table(xsdt ? r->xsdt : r->rsdt, xsdt ? "XSDT" : "RSDT");
+	if (!root) {
+		pr_warn("acpi: no valid root table: booting on one CPU\n");
+		return false;
+	}
+	size_t entry = xsdt ? 8 : 4;
+	size_t n = (root->length - sizeof(*root)) / entry;
+	const u8 *ents = (const u8 *)root + sizeof(*root);
+	for (size_t i = 0; i < n; i++) {
+		u64 pa = 0;
+		memcpy(&pa, ents + i * entry, entry);
+		const struct sdt_header *h = acpi_map(pa, sizeof(*h));
+		if (memcmp(h->sig, "APIC", 4))
+			continue;
+		h = map_table(pa, "MADT");
+		if (!h)
+			break;
+		parse_madt(h);
+		madt.valid = madt.ncpus > 0;
+		break;
+	}
+	if (!madt.valid) {
+		pr_warn("acpi: no valid MADT with an enabled processor: booting on one CPU\n");
+		return false;
+	}
+	pr_info("acpi: %s rev %u, MADT: %u CPUs, %u IOAPICs, LAPIC at %#llx%s\n",
+		xsdt ? "XSDT" : "RSDT", r->revision, madt.ncpus, madt.nioapics,
+		(unsigned long long)madt.lapic_phys, madt.skipped ? " (some entries skipped)" : "");
+	return true;
+}

@@ -1,0 +1,128 @@
+/* Bringing up the application processors, one at a time, with the
+ * INIT-SIPI-SIPI sequence of SDM Vol. 3A 9.4.4.1 ("Typical BSP
+ * Initialization Sequence"): INIT, wait 10 ms, STARTUP, wait 200 us,
+ * STARTUP again if the AP has not answered, then wait for it to report in
+ * (with a timeout and a message naming a CPU that never does). */
+#include "arch/x86_64/smpboot.h"
+#include "arch/x86_64/acpi.h"
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/idt.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "kernel/mm.h"
+#include "kernel/time.h"
+#include "kernel/cmdline.h"
+#include "kernel/hrtimer.h"
+#include "sched/sched.h"
+#include "lib/string.h"
+
+#define TRAMPOLINE_PHYS 0x8000UL
+#define AP_TIMEOUT_MS 500
+
+extern const u8 trampoline_start[], trampoline_end[];
+extern const u8 tr_cr3[], tr_efer[], tr_stack[], tr_entry[], tr_cpu[];
+
+void ap_main(u32 cpu);
+static volatile u32 ap_alive;
+
+static void tr_set(const u8 *field, u64 v, size_t size)
+{
+	u8 *dst = (u8 *)phys_to_virt(TRAMPOLINE_PHYS) + (field - trampoline_start);
+	memcpy(dst, &v, size);
+}
+
+static void wait_ns(u64 ns)
+{
+	ndelay_spin(ns);
+}
+
+static bool wait_alive(u32 cpu, u64 timeout_ns)
+{
+	u64 end = ktime_get_ns() + timeout_ns;
+	while (ktime_get_ns() < end) {
+		if (READ_ONCE(ap_alive) == cpu)
+			return true;
+		cpu_relax();
+	}
+	return READ_ONCE(ap_alive) == cpu;
+}
+
+static bool start_ap(u32 cpu, u32 apic_id)
+{
+	u64 top = stack_alloc();
+	arch_stack_init_count(top, PREEMPT_ENABLED + PREEMPT_DISABLE_OFFSET);
+	tr_set(tr_stack, top, 8);
+	tr_set(tr_cpu, cpu, 4);
+	per_cpu(apic_id, cpu) = apic_id;
+	sched_prepare_cpu(cpu);
+
+	apic->send_ipi(apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
+	wait_ns(10 * NSEC_PER_MSEC);
+	for (int i = 0; i < 2; i++) {
+		apic->send_ipi(apic_id, ICR_STARTUP | (TRAMPOLINE_PHYS >> 12));
+		if (wait_alive(cpu, 200 * NSEC_PER_USEC))
+			return true;
+	}
+	return wait_alive(cpu, AP_TIMEOUT_MS * NSEC_PER_MSEC);
+}
+
+u32 smp_boot_aps(void)
+{
+	u32 bsp_id = apic->id();
+	u32 want = madt.valid ? madt.ncpus : 1;
+	if (cmdline.nr_cpus && cmdline.nr_cpus < want)
+		want = cmdline.nr_cpus;
+	if (want <= 1)
+		return 1;
+
+	/* The trampoline runs at its physical address with paging on for a
+	 * few instructions: map that page 1:1 while APs start. */
+	BUG_ON(kernel_cr3() >= (1UL << 32));
+	size_t size = trampoline_end - trampoline_start;
+	memcpy(phys_to_virt(TRAMPOLINE_PHYS), trampoline_start, size);
+	map_page(TRAMPOLINE_PHYS, TRAMPOLINE_PHYS, PTE_W);
+	tr_set(tr_cr3, kernel_cr3(), 8);
+	tr_set(tr_efer, rdmsr(MSR_EFER), 8);
+	tr_set(tr_entry, (u64)ap_main, 8);
+
+	u32 cpu = 1;
+	for (u32 i = 0; i < madt.ncpus && cpu < want; i++) {
+		u32 id = madt.apic_ids[i];
+		if (id == bsp_id)
+			continue;
+		if (start_ap(cpu, id))
+			cpu++;
+		else
+			pr_err("smp: CPU with APIC ID %u did not answer INIT-SIPI-SIPI within %d ms; continuing without it\n",
+			       id, AP_TIMEOUT_MS);
+	}
+	/* Done: remove the 1:1 mapping and poison the page with HLT, so a
+	 * late AP halts instead of running stale code. */
+	unmap_page(TRAMPOLINE_PHYS);
+	memset(phys_to_virt(TRAMPOLINE_PHYS), 0xF4, PAGE_SIZE);
+	return cpu;
+}
+
+/* An AP's first C code, on its own stack, with the kernel page tables. */
+void ap_main(u32 cpu)
+{
+	percpu_init_cpu(cpu, per_cpu(apic_id, cpu)); /* GS base first */
+	sched_init_ap(cpu);                 /* `current` = this CPU's idle thread */
+	vm_load();                          /* CR4.PGE, CR0.WP, CR3 */
+	gdt_init_cpu(cpu);                  /* own GDT, TSS, IST stacks */
+	idt_load();
+	apic_init_cpu();
+	u32 hw = apic->id(), cpuid_id = apic_cpuid_id();
+	if (hw != per_cpu(apic_id, cpu) || cpuid_id != hw)
+		panic("smp: CPU %u: APIC ID %u from the APIC, %u from CPUID, %u from the MADT",
+		      cpu, hw, cpuid_id, per_cpu(apic_id, cpu));
+	hrtimer_init_cpu();                 /* the tick on this CPU */
+	WRITE_ONCE(per_cpu(online, cpu), 1);
+	__atomic_fetch_add(&nr_cpus_online, 1, __ATOMIC_SEQ_CST);
+	WRITE_ONCE(ap_alive, cpu);          /* tell the boot CPU */
+	cpu_idle();                         /* never returns */
+}

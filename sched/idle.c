@@ -1,0 +1,35 @@
+/* The idle loop: one idle thread per CPU, run when its queue is empty.
+ * idle=halt (default) sleeps in `hlt` until an interrupt; a remote wake-up
+ * needs the RESCHEDULE IPI. idle=poll spins on the need-resched flag with
+ * TIF_POLLING_NRFLAG set, so resched_curr() can skip the IPI. */
+#include "sched/sched.h"
+#include "kernel/cmdline.h"
+#include "kernel/preempt.h"
+#include "arch/x86_64/cpu.h"
+
+__noreturn void cpu_idle(void)
+{
+	struct thread *self = current_thread();
+	preempt_count_set(PREEMPT_ENABLED); /* idle runs preemptible */
+	local_irq_enable();
+	for (;;) {
+		while (!need_resched()) {
+			sched_pull_work();
+			if (need_resched())
+				break;
+			if (cmdline.idle_poll) {
+				__atomic_fetch_or(&self->flags, _TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
+				for (int i = 0; i < 1000 && !need_resched(); i++)
+					cpu_relax();
+				__atomic_fetch_and(&self->flags, ~_TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
+			} else {
+				local_irq_disable();
+				if (!need_resched())
+					safe_halt(); /* sti; hlt: no lost wake-up */
+				else
+					local_irq_enable();
+			}
+		}
+		schedule();
+	}
+}

@@ -1,0 +1,139 @@
+/* Kernel threads: create (function, argument, name, priority, CPU
+ * affinity), exit, join. */
+#include "sched/sched.h"
+#include "sched/wait.h"
+#include "kernel/preempt.h"
+#include "kernel/spinlock.h"
+#include "kernel/panic.h"
+#include "kernel/mm.h"
+#include "lib/string.h"
+
+/* tif_need_resched() in arch/x86_64/preempt.h reads the flags at offset 0. */
+_Static_assert(offsetof(struct thread, flags) == 0, "thread.flags must come first");
+
+struct thread boot_thread = {
+	.name = "main",
+	.state = THREAD_RUNNING,
+	.prio = PRIO_NORMAL,
+	.all_node = LIST_HEAD_INIT(boot_thread.all_node),
+	.rq_node = LIST_HEAD_INIT(boot_thread.rq_node),
+	.joiners = LIST_HEAD_INIT(boot_thread.joiners),
+};
+
+static DEFINE_SPINLOCK(threads_lock);
+static LIST_HEAD(all_threads);
+static u32 next_id = 1;
+static struct wait_queue join_wq = WAIT_QUEUE_INIT(join_wq);
+
+void thread_entry(void);
+void finish_switch(struct thread *prev);
+
+static void add_to_all(struct thread *t)
+{
+	u64 f = spin_lock_irqsave(&threads_lock);
+	t->id = next_id++;
+	list_add_tail(&t->all_node, &all_threads);
+	spin_unlock_irqrestore(&threads_lock, f);
+}
+
+struct thread *thread_alloc(const char *name, int prio, u64 allowed)
+{
+	struct thread *t = kzalloc(sizeof(*t));
+	BUG_ON(!t);
+	strlcpy(t->name, name, sizeof(t->name));
+	t->prio = prio;
+	t->allowed_cpus = allowed;
+	t->state = THREAD_SLEEPING;
+	INIT_LIST_HEAD(&t->rq_node);
+	INIT_LIST_HEAD(&t->joiners);
+	add_to_all(t);
+	return t;
+}
+
+/* The first frame of a new thread: switch_to pops six callee-saved
+ * registers and returns into thread_entry, with the count a switch
+ * expects (the ti model keeps it at the base of this stack). */
+void thread_setup_stack(struct thread *t, u64 top)
+{
+	u64 *sp = (u64 *)top;
+	*--sp = 0;                   /* keeps the entry 16-byte aligned */
+	*--sp = (u64)thread_entry;
+	for (int i = 0; i < 6; i++)  /* rbp, rbx, r12-r15 */
+		*--sp = 0;
+	t->ksp = (u64)sp;
+	t->stack_top = top;
+	t->stack = (void *)(top - STACK_SIZE);
+	t->saved_preempt_count = PREEMPT_ENABLED + SWITCH_PREEMPT_COUNT;
+	arch_stack_init_count(top, PREEMPT_ENABLED + SWITCH_PREEMPT_COUNT);
+}
+
+/* A new thread's first C code (from thread_entry), in the middle of the
+ * switch that started it. */
+void thread_start(struct thread *prev);
+void thread_start(struct thread *prev)
+{
+	finish_switch(prev);
+	preempt_enable();
+	struct thread *self = current_thread();
+	self->fn(self->arg);
+	thread_exit();
+}
+
+struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
+			     int prio, u64 allowed_cpus)
+{
+	BUG_ON(prio < 0 || prio > 99);
+	struct thread *t = thread_alloc(name, prio, allowed_cpus ? allowed_cpus : ALL_CPUS);
+	t->fn = fn;
+	t->arg = arg;
+	thread_setup_stack(t, stack_alloc());
+	t->cpu = (int)(allowed_cpus ? (u32)__builtin_ctzl(allowed_cpus) : raw_smp_processor_id());
+	wake_up_thread(t);
+	return t;
+}
+
+__noreturn void thread_exit(void)
+{
+	struct thread *self = current_thread();
+	/* A thread must not leave with preemption disabled or IRQs off. */
+	if (unlikely(preempt_count() != 0 || irqs_disabled())) {
+		report_bug("preempt count leak on exit of thread %u (%s): count 0x%x, IRQs %s",
+			   self->id, self->name, preempt_count(), irqs_disabled() ? "off" : "on");
+		preempt_count_sub(preempt_count());
+		local_irq_enable();
+	}
+	__atomic_store_n(&self->state, THREAD_DEAD, __ATOMIC_SEQ_CST);
+	wake_up_all(&join_wq);
+	preempt_disable();
+	__schedule(SM_NONE);
+	panic("thread_exit: a dead thread ran again");
+}
+
+void thread_join(struct thread *t)
+{
+	might_sleep();
+	wait_event(&join_wq, READ_ONCE(t->state) == THREAD_DEAD);
+	/* Off its CPU for good before its stack is reused. */
+	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	u64 f = spin_lock_irqsave(&threads_lock);
+	list_del(&t->all_node);
+	spin_unlock_irqrestore(&threads_lock, f);
+	stack_free(t->stack_top);
+	kfree(t);
+}
+
+void thread_set_prio(struct thread *t, int prio)
+{
+	t->prio = prio;
+}
+
+void thread_for_each(void (*fn)(struct thread *t, void *arg), void *arg)
+{
+	u64 f = spin_lock_irqsave(&threads_lock);
+	fn(&boot_thread, arg);
+	struct thread *t;
+	list_for_each_entry(t, &all_threads, all_node)
+		fn(t, arg);
+	spin_unlock_irqrestore(&threads_lock, f);
+}

@@ -1,0 +1,120 @@
+#include "sched/wait.h"
+#include "kernel/panic.h"
+
+void wait_queue_init(struct wait_queue *wq)
+{
+	spin_lock_init(&wq->lock, "wait_queue");
+	INIT_LIST_HEAD(&wq->head);
+}
+
+void prepare_to_wait(struct wait_queue *wq, struct waiter *w)
+{
+	struct thread *self = current_thread();
+	w->t = self;
+	u64 f = spin_lock_irqsave(&wq->lock);
+	if (list_empty(&w->node))
+		list_add_tail(&w->node, &wq->head);
+	/* SLEEPING before the caller tests its condition (seq_cst: the
+	 * store may not pass the condition's loads). */
+	__atomic_store_n(&self->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+	spin_unlock_irqrestore(&wq->lock, f);
+}
+
+void finish_wait(struct wait_queue *wq, struct waiter *w)
+{
+	__atomic_store_n(&current_thread()->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+	u64 f = spin_lock_irqsave(&wq->lock);
+	list_del_init(&w->node);
+	spin_unlock_irqrestore(&wq->lock, f);
+}
+
+int wake_up_all(struct wait_queue *wq)
+{
+	int n = 0;
+	u64 f = spin_lock_irqsave(&wq->lock);
+	struct waiter *w;
+	list_for_each_entry(w, &wq->head, node)
+		n += wake_up_thread(w->t);
+	spin_unlock_irqrestore(&wq->lock, f);
+	return n;
+}
+
+int wake_up_one(struct wait_queue *wq)
+{
+	int n = 0;
+	u64 f = spin_lock_irqsave(&wq->lock);
+	struct waiter *w;
+	list_for_each_entry(w, &wq->head, node)
+		if ((n = wake_up_thread(w->t)))
+			break;
+	spin_unlock_irqrestore(&wq->lock, f);
+	return n;
+}
+
+void init_completion(struct completion *c)
+{
+	c->done = 0;
+	wait_queue_init(&c->wq);
+}
+
+void complete(struct completion *c)
+{
+	__atomic_fetch_add(&c->done, 1, __ATOMIC_SEQ_CST);
+	wake_up_all(&c->wq);
+}
+
+void complete_all(struct completion *c)
+{
+	__atomic_store_n(&c->done, 1u << 30, __ATOMIC_SEQ_CST);
+	wake_up_all(&c->wq);
+}
+
+static bool try_take(struct completion *c)
+{
+	u32 d = __atomic_load_n(&c->done, __ATOMIC_SEQ_CST);
+	while (d) {
+		if (__atomic_compare_exchange_n(&c->done, &d, d - 1, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			return true;
+	}
+	return false;
+}
+
+void wait_for_completion(struct completion *c)
+{
+	might_sleep();
+	wait_event(&c->wq, try_take(c));
+}
+
+void mutex_init(struct mutex *m)
+{
+	m->owner = NULL;
+	m->contended = 0;
+	wait_queue_init(&m->wq);
+}
+
+bool mutex_trylock(struct mutex *m)
+{
+	struct thread *expected = NULL;
+	return __atomic_compare_exchange_n(&m->owner, &expected, current_thread(), false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+void mutex_lock(struct mutex *m)
+{
+	might_sleep();
+	if (m->owner == current_thread())
+		BUG("mutex_lock: thread %s already holds this mutex", current_thread()->name);
+	while (!mutex_trylock(m)) {
+		m->contended++;
+		wait_event(&m->wq, READ_ONCE(m->owner) == NULL);
+	}
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	if (m->owner != current_thread())
+		BUG("mutex_unlock by %s, which does not hold it", current_thread()->name);
+	__atomic_store_n(&m->owner, NULL, __ATOMIC_RELEASE);
+	wake_up_one(&m->wq);
+}

@@ -1,0 +1,61 @@
+/* Wait queues: sleep until a condition holds. The sleeper marks itself
+ * SLEEPING before it tests the condition, and the waker makes the
+ * condition true before it wakes, so a wake-up between the test and
+ * schedule() is never lost (it just turns the sleeper RUNNING again). */
+#ifndef FOLD_SCHED_WAIT_H
+#define FOLD_SCHED_WAIT_H
+#include "lib/types.h"
+#include "lib/list.h"
+#include "kernel/spinlock.h"
+#include "sched/sched.h"
+
+struct wait_queue {
+	struct spinlock lock;
+	struct list_head head;
+};
+struct waiter {
+	struct thread *t;
+	struct list_head node;
+};
+
+#define WAIT_QUEUE_INIT(name) { SPINLOCK_INIT(#name), LIST_HEAD_INIT(name.head) }
+void wait_queue_init(struct wait_queue *wq);
+void prepare_to_wait(struct wait_queue *wq, struct waiter *w);
+void finish_wait(struct wait_queue *wq, struct waiter *w);
+int wake_up_all(struct wait_queue *wq);
+int wake_up_one(struct wait_queue *wq);
+
+#define wait_event(wq, cond)                                   \
+	do {                                                   \
+		struct waiter w__ = { 0 };                     \
+		INIT_LIST_HEAD(&w__.node);                     \
+		for (;;) {                                     \
+			prepare_to_wait((wq), &w__);           \
+			if (cond)                              \
+				break;                         \
+			schedule();                            \
+		}                                              \
+		finish_wait((wq), &w__);                       \
+	} while (0)
+
+/* Completions: count-based one-shot events. */
+struct completion {
+	volatile u32 done;
+	struct wait_queue wq;
+};
+void init_completion(struct completion *c);
+void complete(struct completion *c);
+void complete_all(struct completion *c);
+void wait_for_completion(struct completion *c);
+
+/* Sleeping mutexes. */
+struct mutex {
+	struct thread *volatile owner;
+	struct wait_queue wq;
+	u64 contended;
+};
+void mutex_init(struct mutex *m);
+void mutex_lock(struct mutex *m);
+void mutex_unlock(struct mutex *m);
+bool mutex_trylock(struct mutex *m);
+#endif
