@@ -8,7 +8,7 @@ SMP      ?= 2
 MEM      ?= 256M
 ACCEL    ?= tcg
 MACHINE  ?= pc
-CMDLINE  ?= test=all
+CMDLINE  ?= test=all$(if $(filter 1,$(ICOUNT)), clock=icount)
 DEBUG    ?= 0
 ICOUNT   ?= 0
 BUILD    ?= build

@@ -89,6 +89,16 @@ static int set_bench(const char *v)
 	return parse_bool(v, &cmdline.bench);
 }
 
+static int set_clock(const char *v)
+{
+	static const char *const w[] = { "wall", "icount" };
+	int i = match_word(v, w, 2);
+	if (i < 0)
+		return -1;
+	cmdline.icount = i == 1;
+	return 0;
+}
+
 static const struct option options[] = {
 	{ "loglevel", "a number 0-7", set_loglevel, "6" },
 	{ "preempt", "none, voluntary or full", set_preempt, "the build's PREEMPT" },
@@ -98,6 +108,7 @@ static const struct option options[] = {
 	{ "hz", "a tick rate from 10 to 10000", set_hz, "1000" },
 	{ "maxcpus", "a CPU count from 1 to 64", set_maxcpus, "all" },
 	{ "bench", "on or off (the default benchmark set at boot)", set_bench, "on" },
+	{ "clock", "wall or icount (QEMU -icount shift=0,sleep=off: 1 ns per instruction)", set_clock, "wall" },
 };
 
 void cmdline_help(void)
@@ -131,7 +142,7 @@ int cmdline_parse(const char *s)
 			if (!strcmp(options[j].key, words[i]))
 				o = &options[j];
 		if (!o) {
-			pr_warn("cmdline: unknown option '%s' ignored (known: loglevel preempt test autorun idle hz maxcpus bench)\n",
+			pr_warn("cmdline: unknown option '%s' ignored (known: loglevel preempt test autorun idle hz maxcpus bench clock)\n",
 				words[i]);
 			warnings++;
 			continue;

@@ -1,0 +1,205 @@
+/* The smp suite: per-CPU areas, APIC IDs, IPIs, cross-CPU calls, a
+ * spinlock stress, the tick and one-shot timers on every CPU. */
+#include "kernel/ktest.h"
+#include "kernel/cmdline.h"
+#include "kernel/percpu.h"
+#include "kernel/smp.h"
+#include "kernel/spinlock.h"
+#include "kernel/hrtimer.h"
+#include "kernel/time.h"
+#include "kernel/preempt.h"
+#include "sched/sched.h"
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/cpu.h"
+
+struct where {
+	u64 gs_base, self;
+	u32 cpu, apic_hw, apic_cpuid;
+};
+
+static void where_am_i(void *arg)
+{
+	struct where *w = arg;
+	w->gs_base = rdmsr(MSR_GS_BASE);
+	w->self = (u64)this_cpu_read(self);
+	w->cpu = raw_smp_processor_id();
+	w->apic_hw = apic->id();
+	w->apic_cpuid = apic_cpuid_id();
+}
+
+static void percpu_areas(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, nr_cpus_online, nr_cpus_possible);
+	for_each_online_cpu(c) {
+		struct where w = { 0 };
+		KT_ASSERT_EQ(t, smp_call_function_single(c, where_am_i, &w, true), 0);
+		/* smp_call_function_single ran on that CPU and says so. */
+		KT_EXPECT_EQ(t, w.cpu, c);
+		KT_EXPECT_EQ(t, w.gs_base, (u64)&percpu_area[c]);
+		KT_EXPECT_EQ(t, w.self, (u64)&percpu_area[c]);
+		for_each_online_cpu(d)
+			if (d != c)
+				KT_EXPECT(t, &percpu_area[c] != &percpu_area[d]);
+	}
+}
+
+static void apic_ids(struct ktest *t)
+{
+	for_each_online_cpu(c) {
+		struct where w = { 0 };
+		smp_call_function_single(c, where_am_i, &w, true);
+		KT_EXPECT_EQ(t, w.apic_hw, per_cpu(apic_id, c));
+		KT_EXPECT_EQ(t, w.apic_cpuid, w.apic_hw);
+	}
+	ktest_diag(t, "%u CPUs, %s", nr_cpus_online, apic->name);
+}
+
+static volatile u64 pongs;
+static volatile u64 pinged_mask;
+
+static void pong(void *arg)
+{
+	(void)arg;
+	__atomic_fetch_add(&pongs, 1, __ATOMIC_SEQ_CST);
+}
+
+static void ping(void *arg)
+{
+	(void)arg;
+	__atomic_fetch_or(&pinged_mask, 1UL << raw_smp_processor_id(), __ATOMIC_SEQ_CST);
+	smp_call_function_single(0, pong, NULL, false); /* and back, by IPI */
+}
+
+static void ipi_round_trip(struct ktest *t)
+{
+	if (nr_cpus_online < 2)
+		KT_SKIP(t, "one CPU");
+	pongs = 0;
+	pinged_mask = 0;
+	u64 recv_before[MAX_CPUS];
+	for_each_online_cpu(c)
+		recv_before[c] = per_cpu(stats.call_function_ipis, c);
+	u32 sent = 0;
+	for_each_online_cpu(c) {
+		if (c == 0)
+			continue;
+		smp_call_function_single(c, ping, NULL, true);
+		sent++;
+	}
+	u64 end = ktime_get_ns() + NSEC_PER_SEC;
+	while (READ_ONCE(pongs) < sent && ktime_get_ns() < end)
+		cpu_relax();
+	KT_EXPECT_EQ(t, pongs, sent);
+	KT_EXPECT_EQ(t, pinged_mask, cpu_online_mask() & ~1UL);
+	for_each_online_cpu(c)
+		KT_EXPECT_OP(t, per_cpu(stats.call_function_ipis, c), >, recv_before[c]);
+}
+
+static void broadcast(struct ktest *t)
+{
+	pinged_mask = 0;
+	pongs = 0;
+	preempt_disable();
+	u32 self = raw_smp_processor_id();
+	preempt_enable();
+	smp_call_function_many(~0UL, ping, NULL, true);
+	u64 others = cpu_online_mask() & ~(1UL << self);
+	KT_EXPECT_EQ(t, pinged_mask, others);
+}
+
+struct stress {
+	struct spinlock lock;
+	volatile u64 counter;
+	u64 per_thread;
+};
+
+static void stress_fn(void *arg)
+{
+	struct stress *s = arg;
+	for (u64 i = 0; i < s->per_thread; i++) {
+		u64 f = spin_lock_irqsave(&s->lock);
+		s->counter = s->counter + 1; /* a non-atomic read-modify-write */
+		spin_unlock_irqrestore(&s->lock, f);
+	}
+}
+
+static void spinlock_stress(struct ktest *t)
+{
+	static struct stress s;
+	struct thread *th[MAX_CPUS];
+	spin_lock_init(&s.lock, "stress");
+	s.counter = 0;
+	/* About 40000 lock round trips in all: with -smp 16 on a 2-core host
+	 * a ticket lock convoys behind descheduled vCPUs, so keep it bounded. */
+	s.per_thread = 40000 / nr_cpus_online;
+	u32 n = 0;
+	for_each_online_cpu(c)
+		th[n++] = thread_create(stress_fn, &s, "stress", 0, 1UL << c);
+	for (u32 i = 0; i < n; i++)
+		thread_join(th[i]);
+	KT_EXPECT_EQ(t, s.counter, s.per_thread * n);
+}
+
+static void tick_everywhere(struct ktest *t)
+{
+	u64 before[MAX_CPUS];
+	for_each_online_cpu(c)
+		before[c] = tick_count(c);
+	sleep_ns(20 * NSEC_PER_MSEC);
+	for_each_online_cpu(c)
+		KT_EXPECT_OP(t, tick_count(c), >, before[c]);
+}
+
+struct oneshot {
+	struct hrtimer timer;
+	volatile int fired;
+	u64 late_ns;
+	bool early;
+};
+
+static void oneshot_fn(struct hrtimer *timer)
+{
+	struct oneshot *o = container_of(timer, struct oneshot, timer);
+	u64 now = ktime_get_ns();
+	o->early = now < timer->expires;
+	o->late_ns = now - timer->expires;
+	o->fired = 1;
+}
+
+static void arm_oneshot(void *arg)
+{
+	struct oneshot *o = arg;
+	hrtimer_init(&o->timer, oneshot_fn);
+	hrtimer_start(&o->timer, ktime_get_ns() + 300 * NSEC_PER_USEC);
+}
+
+/* Fires no earlier than asked, and within a bound: under -icount
+ * (clock=icount) virtual time is the instruction count, so the lateness is
+ * the fixed length of the interrupt path: 50 us is generous. Wall-clock
+ * TCG shares 2 host cores among all vCPUs, so a vCPU may wait for the host
+ * scheduler: 100 ms there. */
+static void oneshot_timer(struct ktest *t)
+{
+	for_each_online_cpu(c) {
+		static struct oneshot o;
+		o.fired = 0;
+		smp_call_function_single(c, arm_oneshot, &o, true);
+		u64 end = ktime_get_ns() + NSEC_PER_SEC;
+		while (!READ_ONCE(o.fired) && ktime_get_ns() < end)
+			cpu_relax();
+		KT_EXPECT(t, o.fired);
+		KT_EXPECT(t, !o.early);
+		KT_EXPECT_OP(t, o.late_ns, <, cmdline.icount ? 50 * NSEC_PER_USEC : 100 * NSEC_PER_MSEC);
+		ktest_diag(t, "CPU %u: one-shot timer fired %llu ns after its deadline", c,
+			   (unsigned long long)o.late_ns);
+	}
+}
+
+KTEST_SUITE(smp,
+	KTEST_CASE(percpu_areas),
+	KTEST_CASE(apic_ids),
+	KTEST_CASE(ipi_round_trip),
+	KTEST_CASE(broadcast),
+	KTEST_CASE(spinlock_stress),
+	KTEST_CASE(tick_everywhere),
+	KTEST_CASE(oneshot_timer));
