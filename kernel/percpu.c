@@ -21,6 +21,7 @@ void percpu_init_cpu(u32 cpu, u32 apic_id)
 	p->apic_id = apic_id;
 	/* Boot and AP start-up run with preemption off until the CPU enters
 	 * its idle loop. */
-	p->preempt_count = PREEMPT_ENABLED + PREEMPT_DISABLE_OFFSET;
 	arch_percpu_set_base(p);
+	/* Through the model's own accessor: COUNT=ti keeps it on the stack. */
+	preempt_count_set(PREEMPT_ENABLED + PREEMPT_DISABLE_OFFSET);
 }

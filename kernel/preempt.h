@@ -37,7 +37,14 @@
 #define SOFTIRQ_OFFSET (1u << SOFTIRQ_SHIFT)
 #define HARDIRQ_OFFSET (1u << HARDIRQ_SHIFT)
 #define NMI_OFFSET (1u << NMI_SHIFT)
+/* What preempt_disable() adds. Without a count (COUNT=off) it adds
+ * nothing, as in Linux without CONFIG_PREEMPT_COUNT, so every "count at
+ * a switch" invariant below still holds with 0. */
+#if COUNT_MODEL_OFF
+#define PREEMPT_DISABLE_OFFSET 0u
+#else
 #define PREEMPT_DISABLE_OFFSET PREEMPT_OFFSET
+#endif
 
 #define PREEMPT_NEED_RESCHED 0x80000000u
 

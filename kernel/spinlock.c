@@ -11,16 +11,26 @@ void spin_lock_init(struct spinlock *l, const char *name)
 	l->name = name;
 }
 
-void raw_spin_lock(struct spinlock *l)
+/* Returns false, without taking the lock, when this CPU already holds it:
+ * a certain deadlock, reported instead (the debug check). */
+static bool do_raw_spin_lock(struct spinlock *l)
 {
 	s32 me = (s32)raw_smp_processor_id();
-	if (unlikely(READ_ONCE(l->owner_cpu) == me))
-		BUG("spinlock recursion: lock %s already held by this CPU (%d)",
-		    l->name ? l->name : "?", me);
+	if (unlikely(READ_ONCE(l->owner_cpu) == me)) {
+		report_bug("spinlock recursion: lock %s already held by this CPU (%d)",
+			   l->name ? l->name : "?", me);
+		return false;
+	}
 	u32 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
 	l->owner_cpu = me;
+	return true;
+}
+
+void raw_spin_lock(struct spinlock *l)
+{
+	do_raw_spin_lock(l);
 }
 
 void raw_spin_unlock(struct spinlock *l)
@@ -35,7 +45,8 @@ void raw_spin_unlock(struct spinlock *l)
 void spin_lock(struct spinlock *l)
 {
 	preempt_disable();
-	raw_spin_lock(l);
+	if (!do_raw_spin_lock(l))
+		preempt_enable_no_resched();
 }
 
 void spin_unlock(struct spinlock *l)
