@@ -79,6 +79,9 @@ DEPS := $(C_SRCS:%.c=$(BUILD)/obj/%.d)
 ELF := $(BUILD)/fold.elf
 
 .PHONY: all iso run test test-kvm host-test check-disasm deps help clean FORCE
+
+check-disasm:
+	$(Q)python3 tests/check-disasm
 all: $(ELF) $(ISO) $(BUILD)/fold.asm $(BUILD)/fold.sym
 
 # The switches this build was made with; a change rebuilds everything.
@@ -154,9 +157,12 @@ QEMU_ARGS := -machine $(MACHINE) -m $(MEM) -smp $(SMP) $(QEMU_ACCEL) \
 run: all
 	$(Q)sh scripts/qemu-run.sh $(QEMU) $(QEMU_ARGS) -serial stdio
 
+# The harness runs last: its closing line is the run's "N passed, N failed".
 test: tools
 	$(Q)$(MAKE) -s host-test
-	$(Q)python3 tests/run
+	$(Q)sh tests/check-make
+	$(Q)python3 tests/check-disasm
+	$(Q)python3 tests/run $(TESTFLAGS)
 
 -include tests/host/host.mk
 
@@ -185,6 +191,7 @@ help:
 	@echo "  run            build and boot in QEMU, serial console on stdio"
 	@echo "  test           host unit tests, then every row of tests/configs in QEMU"
 	@echo "  host-test      only the host unit tests of lib/"
+	@echo "  check-disasm   disassemble the probes of every count model and check them"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg)"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
 	@echo "  clean          remove build/"

@@ -43,6 +43,7 @@ struct percpu {
 	void *fault_catcher;       /* kernel/fault_catch.h, tests only */
 	void *rq;                  /* sched/runqueue.c's struct rq */
 	void *timers;              /* kernel/hrtimer.c's per-CPU queue */
+	u64 probe_scratch;         /* written by kernel/probes.c only */
 	struct cpu_stats stats;
 } __aligned(64);
 

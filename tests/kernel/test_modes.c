@@ -1,0 +1,233 @@
+/* The modes suite: what each preemption mode lets a woken high-priority
+ * thread do to a low-priority thread running a long kernel loop on the
+ * same CPU.
+ *
+ * H (FIFO prio 80) sleeps until a deadline on CPU X; L (normal) runs a
+ * loop on X. When H's timer fires, H is woken and X is asked to
+ * reschedule; where L gives up the CPU depends on the mode:
+ *   full       at once, at the timer interrupt's exit (no point needed)
+ *   voluntary  at the loop's next might_resched() (or cond_resched())
+ *   none       only at cond_resched(), or when L's loop ends and it exits
+ * The suite switches the mode at run time (preempt_mode_set(), while a
+ * thread spins on every other CPU) and checks each in turn. */
+#include "kernel/ktest.h"
+#include "kernel/cmdline.h"
+#include "kernel/percpu.h"
+#include "kernel/time.h"
+#include "kernel/hrtimer.h"
+#include "kernel/preempt.h"
+#include "sched/sched.h"
+#include "sched/preempt_mode.h"
+#include "arch/x86_64/cpu.h"
+
+enum { L_RUN, L_IN_MIGHT, L_IN_COND, L_DONE };
+static const char *const state_names[] = { "mid-loop", "at might_resched()",
+					   "at cond_resched()", "after the loop" };
+
+#define MIGHT_EVERY 64     /* iterations between might_resched() points */
+#define COND_EVERY 16      /* might points between cond_resched() points */
+
+struct scenario {
+	bool points;               /* loop B has points, loop A none */
+	u64 deadline, loop_end;
+	volatile int l_state;
+	volatile u64 seen_might, seen_cond; /* points passed with a request */
+	/* H's view when it got the CPU */
+	int h_state;
+	u64 h_seen_might, h_seen_cond;
+	u64 h_woke;
+	u64 iterations;
+};
+static struct scenario sc;
+
+static __noinline void work(void)
+{
+	/* About a hundred instructions of work, no preemption point. */
+	for (volatile int i = 0; i < 32; i++)
+		;
+}
+
+static void loop_thread(void *arg)
+{
+	(void)arg;
+	u64 i = 0;
+	while (ktime_get_ns() < sc.loop_end) {
+		work();
+		i++;
+		if (!sc.points || i % MIGHT_EVERY)
+			continue;
+		/* Count the points passed with a request pending, from the
+		 * deadline on (before it, a request can only be the tick's
+		 * round-robin with a thread that is about to block). */
+		bool req = need_resched() && ktime_get_ns() >= sc.deadline;
+		if ((i / MIGHT_EVERY) % COND_EVERY == 0) {
+			if (req)
+				sc.seen_cond++;
+			sc.l_state = L_IN_COND;
+			cond_resched();
+		} else {
+			if (req)
+				sc.seen_might++;
+			sc.l_state = L_IN_MIGHT;
+			might_resched();
+		}
+		sc.l_state = L_RUN;
+	}
+	sc.iterations = i;
+	sc.l_state = L_DONE;
+}
+
+static void waker_thread(void *arg)
+{
+	(void)arg;
+	sleep_until(sc.deadline);
+	sc.h_woke = ktime_get_ns();
+	sc.h_state = sc.l_state;
+	sc.h_seen_might = sc.seen_might;
+	sc.h_seen_cond = sc.seen_cond;
+}
+
+static u32 test_cpu(void)
+{
+	return nr_cpus_online > 1 ? nr_cpus_online - 1 : 0;
+}
+
+static void run_scenario(bool points)
+{
+	u64 cpu = 1UL << test_cpu();
+	sc = (struct scenario){ .points = points, .l_state = L_RUN };
+	u64 now = ktime_get_ns();
+	sc.deadline = now + 10 * NSEC_PER_MSEC;
+	sc.loop_end = now + 30 * NSEC_PER_MSEC;
+	struct thread *h = thread_create(waker_thread, NULL, "modes-h", 80, cpu);
+	struct thread *l = thread_create(loop_thread, NULL, "modes-l", PRIO_NORMAL, cpu);
+	thread_join(h);
+	thread_join(l);
+}
+
+/* One tick, plus room for the host under wall-clock TCG. */
+static u64 tick_bound(void)
+{
+	return NSEC_PER_SEC / tick_hz + (cmdline.icount ? 0 : 20 * NSEC_PER_MSEC);
+}
+
+static void report(struct ktest *t, const char *loop)
+{
+	ktest_diag(t, "%s, loop %s: H ran %s, %llu ns after its deadline",
+		   preempt_mode_name(preempt_mode), loop, state_names[sc.h_state],
+		   (unsigned long long)(sc.h_woke - sc.deadline));
+}
+
+static void check_full(struct ktest *t)
+{
+	run_scenario(false);
+	report(t, "without points");
+	KT_EXPECT_EQ(t, sc.h_state, L_RUN);          /* preempted mid-loop */
+	KT_EXPECT_OP(t, sc.h_woke - sc.deadline, <, tick_bound());
+	run_scenario(true);
+	report(t, "with points");
+	KT_EXPECT(t, sc.h_state != L_DONE);
+	KT_EXPECT_OP(t, sc.h_woke - sc.deadline, <, tick_bound());
+}
+
+static void check_voluntary(struct ktest *t)
+{
+	run_scenario(false);
+	report(t, "without points");
+	KT_EXPECT_EQ(t, sc.h_state, L_DONE);         /* no point: waits for the end */
+	KT_EXPECT_OP(t, sc.h_woke, >=, sc.loop_end);
+	run_scenario(true);
+	report(t, "with points");
+	/* The first point reached with the request pending switched. */
+	KT_EXPECT(t, sc.h_state == L_IN_MIGHT || sc.h_state == L_IN_COND);
+	KT_EXPECT_EQ(t, sc.h_seen_might + sc.h_seen_cond, 1);
+	KT_EXPECT_OP(t, sc.h_woke, <, sc.loop_end);
+}
+
+static void check_none(struct ktest *t)
+{
+	run_scenario(false);
+	report(t, "without points");
+	KT_EXPECT_EQ(t, sc.h_state, L_DONE);
+	KT_EXPECT_OP(t, sc.h_woke, >=, sc.loop_end);
+	run_scenario(true);
+	report(t, "with points");
+	KT_EXPECT_EQ(t, sc.h_state, L_IN_COND);      /* only cond_resched() */
+	KT_EXPECT_EQ(t, sc.h_seen_cond, 1);
+	ktest_diag(t, "none: passed %llu might_resched() points with the request pending",
+		   (unsigned long long)sc.h_seen_might);
+	if (sc.h_seen_might == 0)
+		ktest_diag(t, "(the first point after the wake-up was a cond_resched())");
+}
+
+/* Busy threads on every other CPU while the mode switches. */
+static volatile int spin_stop;
+static void spinner(void *arg)
+{
+	(void)arg;
+	while (!READ_ONCE(spin_stop))
+		cpu_relax();
+}
+
+static int switch_mode_while_busy(int mode)
+{
+	struct thread *th[MAX_CPUS];
+	u32 n = 0;
+	spin_stop = 0;
+	for_each_online_cpu(c)
+		if (c != 0)
+			th[n++] = thread_create(spinner, NULL, "spinner", PRIO_NORMAL, 1UL << c);
+	sleep_ns(NSEC_PER_MSEC);
+	int r = preempt_mode_set(mode);
+	spin_stop = 1;
+	for (u32 i = 0; i < n; i++)
+		thread_join(th[i]);
+	return r;
+}
+
+static void mode_case(struct ktest *t, int mode, void (*check)(struct ktest *))
+{
+	int saved = preempt_mode;
+	int r = switch_mode_while_busy(mode);
+	if (!preempt_mode_valid(mode)) {
+		KT_EXPECT_EQ(t, r, -1);
+		KT_EXPECT_EQ(t, preempt_mode, saved);
+		KT_SKIP(t, "COUNT=%s cannot run mode %s (refused, as it should be)",
+			preempt_model_name(), preempt_mode_name(mode));
+	}
+	KT_ASSERT_EQ(t, r, 0);
+	KT_ASSERT_EQ(t, preempt_mode, mode);
+	KT_EXPECT_EQ(t, preempt_irq_exit_enabled, mode == PREEMPT_MODE_FULL);
+	check(t);
+	KT_EXPECT_EQ(t, switch_mode_while_busy(saved), 0);
+	KT_EXPECT_EQ(t, preempt_mode, saved);
+}
+
+static void mode_full(struct ktest *t)
+{
+	mode_case(t, PREEMPT_MODE_FULL, check_full);
+}
+static void mode_voluntary(struct ktest *t)
+{
+	mode_case(t, PREEMPT_MODE_VOLUNTARY, check_voluntary);
+}
+static void mode_none(struct ktest *t)
+{
+	mode_case(t, PREEMPT_MODE_NONE, check_none);
+}
+
+static void bad_mode_refused(struct ktest *t)
+{
+	int saved = preempt_mode;
+	KT_EXPECT_EQ(t, preempt_mode_set(7), -1);
+	KT_EXPECT_EQ(t, preempt_mode_set(-1), -1);
+	KT_EXPECT_EQ(t, preempt_mode, saved);
+	KT_EXPECT_EQ(t, preempt_mode_parse("sideways"), -1);
+	KT_EXPECT_EQ(t, preempt_mode_parse("full"), PREEMPT_MODE_FULL);
+}
+
+KTEST_SUITE(modes,
+	KTEST_CASE(mode_full),
+	KTEST_CASE(mode_voluntary),
+	KTEST_CASE(mode_none),
+	KTEST_CASE(bad_mode_refused));
