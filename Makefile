@@ -1,5 +1,9 @@
 # fold: build, run, test, debug. `make help` lists every target and variable.
 
+# No built-in implicit rules: they would try to "make" the .d files.
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+
 # ---- variables a user may set ------------------------------------------
 CROSS_COMPILE ?=
 COUNT    ?= folded
@@ -51,10 +55,11 @@ ifneq ($(shell echo '$(SMP)' | grep -Ex '[1-9][0-9]?'),$(SMP))
 $(error SMP=$(SMP): a CPU count from 1 to 64)
 endif
 
-MODEL_DEFS := -DCOUNT_MODEL_FOLDED=$(if $(filter folded,$(COUNT)),1,0) \
-	-DCOUNT_MODEL_PERCPU=$(if $(filter percpu,$(COUNT)),1,0) \
-	-DCOUNT_MODEL_TI=$(if $(filter ti,$(COUNT)),1,0) \
-	-DCOUNT_MODEL_OFF=$(if $(filter off,$(COUNT)),1,0)
+model_defs = -DCOUNT_MODEL_FOLDED=$(if $(filter folded,$(1)),1,0) \
+	-DCOUNT_MODEL_PERCPU=$(if $(filter percpu,$(1)),1,0) \
+	-DCOUNT_MODEL_TI=$(if $(filter ti,$(1)),1,0) \
+	-DCOUNT_MODEL_OFF=$(if $(filter off,$(1)),1,0)
+MODEL_DEFS := $(call model_defs,$(COUNT))
 MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT) | tr a-z A-Z) \
 	-DPREEMPT_MODE_DEFAULT_NAME='"$(PREEMPT)"'
 
@@ -63,25 +68,25 @@ MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT) | tr a-
 # the 128 bytes below %rsp. -mgeneral-regs-only: no SSE state to save.
 # -fno-omit-frame-pointer: backtraces and GDB walk %rbp chains.
 OPT := $(if $(filter 1,$(DEBUG)),-Og,-O2)
-CFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
+CFLAGS_COMMON := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only -fno-stack-protector \
 	-fno-omit-frame-pointer -fno-strict-aliasing -fno-asynchronous-unwind-tables \
-	$(OPT) -g -Wall -Wextra -Werror -I. $(MODEL_DEFS) $(MODE_DEFS)
+	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS)
+CFLAGS := $(CFLAGS_COMMON) $(MODEL_DEFS)
 NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ $(MODEL_DEFS)
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # ---- sources ----------------------------------------------------------------
 C_SRCS := $(wildcard kernel/*.c arch/x86_64/*.c sched/*.c lib/*.c tests/kernel/*.c)
-C_SRCS := $(filter-out arch/x86_64/asm-offsets.c,$(C_SRCS))
+C_SRCS := $(filter-out arch/x86_64/asm-offsets.c tests/kernel/bench_pair.c,$(C_SRCS))
 ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
-OBJS := $(C_SRCS:%.c=$(BUILD)/obj/%.o) $(ASM_SRCS:%.asm=$(BUILD)/obj/%.o)
-DEPS := $(C_SRCS:%.c=$(BUILD)/obj/%.d)
+# The preempt benchmark's pair, once per count model (tests/kernel/bench_pair.c).
+PAIR_OBJS := $(COUNT_MODELS:%=$(BUILD)/obj/bench_pair_%.o)
+OBJS := $(C_SRCS:%.c=$(BUILD)/obj/%.o) $(ASM_SRCS:%.asm=$(BUILD)/obj/%.o) $(PAIR_OBJS)
+DEPS := $(C_SRCS:%.c=$(BUILD)/obj/%.d) $(PAIR_OBJS:.o=.d)
 ELF := $(BUILD)/fold.elf
 
 .PHONY: all iso run test test-kvm host-test check-disasm deps help clean FORCE
-
-check-disasm:
-	$(Q)python3 tests/check-disasm
 all: $(ELF) $(ISO) $(BUILD)/fold.asm $(BUILD)/fold.sym
 
 # The switches this build was made with; a change rebuilds everything.
@@ -101,6 +106,12 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/obj/bench_pair_%.o: tests/kernel/bench_pair.c $(BUILD)/config | tools
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< ($*)")
+	$(Q)$(CC) $(CFLAGS_COMMON) $(call model_defs,$*) -DPREEMPT_COUNT_FIELD=bench_count \
+		-DBENCH_VARIANT=$* -MMD -MP -c -o $@ $<
 
 $(BUILD)/obj/%.o: %.asm $(BUILD)/asm-offsets.inc $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
@@ -157,6 +168,9 @@ QEMU_ARGS := -machine $(MACHINE) -m $(MEM) -smp $(SMP) $(QEMU_ACCEL) \
 run: all
 	$(Q)sh scripts/qemu-run.sh $(QEMU) $(QEMU_ARGS) -serial stdio
 
+check-disasm:
+	$(Q)python3 tests/check-disasm
+
 # The harness runs last: its closing line is the run's "N passed, N failed".
 test: tools
 	$(Q)$(MAKE) -s host-test
@@ -165,6 +179,7 @@ test: tools
 	$(Q)python3 tests/run $(TESTFLAGS)
 
 -include tests/host/host.mk
+-include scripts/gdb/gdb.mk
 
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;

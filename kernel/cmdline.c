@@ -99,6 +99,11 @@ static int set_clock(const char *v)
 	return 0;
 }
 
+static int set_shell(const char *v)
+{
+	return parse_bool(v, &cmdline.shell);
+}
+
 static const struct option options[] = {
 	{ "loglevel", "a number 0-7", set_loglevel, "6" },
 	{ "preempt", "none, voluntary or full", set_preempt, "the build's PREEMPT" },
@@ -108,6 +113,7 @@ static const struct option options[] = {
 	{ "hz", "a tick rate from 10 to 10000", set_hz, "1000" },
 	{ "maxcpus", "a CPU count from 1 to 64", set_maxcpus, "all" },
 	{ "bench", "on or off (the default benchmark set at boot)", set_bench, "on" },
+	{ "shell", "on or off (a fold> prompt after boot)", set_shell, "off" },
 	{ "clock", "wall or icount (QEMU -icount shift=0,sleep=off: 1 ns per instruction)", set_clock, "wall" },
 };
 
@@ -116,6 +122,43 @@ void cmdline_help(void)
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
 		printk("  %-9s %s (default %s)\n", options[i].key, options[i].expect,
 		       options[i].def);
+}
+
+/* Split in place on spaces, as split_words() does, but a double-quoted
+ * stretch keeps its spaces and loses its quotes, as in Linux:
+ * autorun="bench latency;stat"; and a backslash makes the next character
+ * plain (GRUB writes a word with spaces as "..." and escapes " and \
+ * inside it). Returns the word count (max + 1: too many), or -1 for an
+ * unterminated quote. */
+static int split_quoted(char *s, char **words, int max)
+{
+	int n = 0;
+	char *out = s;
+	while (*s) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		if (n == max)
+			return max + 1;
+		words[n++] = out;
+		bool quoted = false;
+		while (*s && (quoted || (*s != ' ' && *s != '\t'))) {
+			if (*s == '"')
+				quoted = !quoted;
+			else if (*s == '\\' && s[1])
+				*out++ = *++s;
+			else
+				*out++ = *s;
+			s++;
+		}
+		if (quoted)
+			return -1;
+		if (*s)
+			s++;
+		*out++ = 0;
+	}
+	return n;
 }
 
 int cmdline_parse(const char *s)
@@ -127,7 +170,12 @@ int cmdline_parse(const char *s)
 		pr_warn("cmdline: longer than %zu bytes, the rest is ignored\n", sizeof(buf) - 1);
 		warnings++;
 	}
-	size_t n = split_words(buf, words, ARRAY_SIZE(words));
+	int r = split_quoted(buf, words, ARRAY_SIZE(words));
+	if (r < 0) {
+		pr_warn("cmdline: a double quote is not closed; the command line is ignored\n");
+		return warnings + 1;
+	}
+	size_t n = (size_t)r;
 	if (n > ARRAY_SIZE(words)) {
 		pr_warn("cmdline: more than %zu options, the rest are ignored\n", ARRAY_SIZE(words));
 		n = ARRAY_SIZE(words);
@@ -142,7 +190,7 @@ int cmdline_parse(const char *s)
 			if (!strcmp(options[j].key, words[i]))
 				o = &options[j];
 		if (!o) {
-			pr_warn("cmdline: unknown option '%s' ignored (known: loglevel preempt test autorun idle hz maxcpus bench clock)\n",
+			pr_warn("cmdline: unknown option '%s' ignored (known: loglevel preempt test autorun idle hz maxcpus bench shell clock)\n",
 				words[i]);
 			warnings++;
 			continue;

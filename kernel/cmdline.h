@@ -13,6 +13,7 @@ struct cmdline_values {
 	u32 hz;              /* timer tick rate */
 	u32 nr_cpus;         /* maxcpus=: 0 = all */
 	bool bench;          /* bench=0 skips the default benchmarks in make run */
+	bool shell;          /* shell=on: a prompt after boot (make run at a terminal) */
 	bool icount;         /* clock=icount: QEMU runs -icount shift=0,sleep=off */
 };
 extern struct cmdline_values cmdline;

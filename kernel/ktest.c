@@ -7,6 +7,7 @@
 #include "arch/x86_64/cpu.h"
 
 extern const struct ktest_suite _ktest_suites_start[], _ktest_suites_end[];
+u32 ktest_failures;
 
 void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
 {
@@ -109,5 +110,6 @@ int ktest_run(const char *list)
 	for (size_t i = 0; i < n; i++)
 		if (!run_suite(chosen[i], (int)i + 1))
 			failed++;
+	ktest_failures += (u32)failed;
 	return failed;
 }

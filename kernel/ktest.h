@@ -104,5 +104,6 @@ __printf(2, 3) void ktest_diag(struct ktest *t, const char *fmt, ...);
  * printing KTAP. Returns the number of failed suites, or -1 if a name is
  * unknown (then nothing runs and the known names are listed). */
 int ktest_run(const char *list);
+extern u32 ktest_failures; /* failed suites in every ktest_run() so far */
 void ktest_list(void);
 #endif

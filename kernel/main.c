@@ -23,8 +23,14 @@
 #include "arch/x86_64/smpboot.h"
 #include "kernel/smp.h"
 #include "kernel/hrtimer.h"
+#include "kernel/shell.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
+
+/* What `make run` shows when nothing else is asked for: well under a
+ * minute of benchmarks under wall-clock TCG. */
+#define DEFAULT_BENCH "cpus;bench preempt;bench latency loops=500;" \
+	"bench latency loops=500 load=hog;bench throughput ops=50000 rounds=2000;stat"
 
 void kmain(u64 multiboot_info_phys);
 static void kmain_on_stack(void *arg);
@@ -80,10 +86,16 @@ static void kmain_on_stack(void *arg)
 
 	if (!strcmp(cmdline.test, "panic"))
 		panic("test=panic: a deliberate panic, to show what one looks like");
-	if (cmdline.test[0]) {
+	if (cmdline.test[0]) {             /* test=...: run suites, then exit */
 		int failed = ktest_run(cmdline.test);
 		qemu_exit(failed == 0 ? EXIT_PASS : EXIT_FAIL);
 	}
-	pr_info("fold: nothing to run (try test=all); powering off\n");
-	qemu_exit(EXIT_PASS);
+	if (cmdline.autorun[0])            /* autorun=CMD;CMD: the shell, scripted */
+		shell_exec_list(cmdline.autorun);
+	else if (cmdline.bench)            /* the default benchmark set */
+		shell_exec_list(DEFAULT_BENCH);
+	if (cmdline.shell)                 /* at a terminal: the prompt */
+		shell_interactive();
+	pr_info("fold: done; powering off (shell=on gives a prompt instead)\n");
+	qemu_exit(ktest_failures ? EXIT_FAIL : EXIT_PASS); /* tests run from the shell count */
 }

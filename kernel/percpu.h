@@ -44,6 +44,7 @@ struct percpu {
 	void *rq;                  /* sched/runqueue.c's struct rq */
 	void *timers;              /* kernel/hrtimer.c's per-CPU queue */
 	u64 probe_scratch;         /* written by kernel/probes.c only */
+	u32 bench_count;           /* the preempt benchmark's stand-in count */
 	struct cpu_stats stats;
 } __aligned(64);
 

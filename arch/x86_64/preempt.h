@@ -19,6 +19,13 @@
 #include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
 
+/* The per-CPU field the models operate on. Only the preempt benchmark
+ * changes it (to bench_count), to run every model's instruction sequence
+ * side by side in one image without touching the real count. */
+#ifndef PREEMPT_COUNT_FIELD
+#define PREEMPT_COUNT_FIELD preempt_count
+#endif
+
 /* Makes GCC set up the frame before an asm that contains a call
  * (Linux's ASM_CALL_CONSTRAINT). */
 register unsigned long current_stack_pointer __asm__("rsp");
@@ -80,22 +87,22 @@ static __always_inline bool __preempt_count_dec_and_test(void)
 #endif
 static __always_inline u32 preempt_count_raw(void)
 {
-	return this_cpu_read(preempt_count);
+	return this_cpu_read(PREEMPT_COUNT_FIELD);
 }
 static __always_inline void preempt_count_set(u32 v)
 {
-	this_cpu_write(preempt_count, v);
+	this_cpu_write(PREEMPT_COUNT_FIELD, v);
 }
 static __always_inline void __preempt_count_add(u32 v)
 {
 	__asm__ __volatile__("addl %0, %%gs:%c1" ::"ri"(v),
-			     "i"(PERCPU_OFF(preempt_count))
+			     "i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
 }
 static __always_inline void __preempt_count_sub(u32 v)
 {
 	__asm__ __volatile__("subl %0, %%gs:%c1" ::"ri"(v),
-			     "i"(PERCPU_OFF(preempt_count))
+			     "i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
 }
 /* folded: `decl %gs:8` sets ZF exactly when the raw count reaches 0, i.e.
@@ -106,7 +113,7 @@ static __always_inline bool __preempt_count_dec_and_test(void)
 	bool zero;
 	__asm__ __volatile__("decl %%gs:%c1"
 			     : "=@cce"(zero)
-			     : "i"(PERCPU_OFF(preempt_count))
+			     : "i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
 #if COUNT_MODEL_FOLDED
 	return zero;
@@ -122,7 +129,7 @@ static __always_inline void __preempt_count_inc(void)
 	__asm__ __volatile__("incl %0"
 			     : "+m"(current_thread_info()->preempt_count)::"memory");
 #else
-	__asm__ __volatile__("incl %%gs:%c0" ::"i"(PERCPU_OFF(preempt_count))
+	__asm__ __volatile__("incl %%gs:%c0" ::"i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
 #endif
 }
@@ -132,7 +139,7 @@ static __always_inline void __preempt_count_dec(void)
 	__asm__ __volatile__("decl %0"
 			     : "+m"(current_thread_info()->preempt_count)::"memory");
 #else
-	__asm__ __volatile__("decl %%gs:%c0" ::"i"(PERCPU_OFF(preempt_count))
+	__asm__ __volatile__("decl %%gs:%c0" ::"i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
 #endif
 }
@@ -143,7 +150,7 @@ static __always_inline void set_preempt_need_resched(void)
 {
 #if COUNT_MODEL_FOLDED
 	__asm__ __volatile__("andl %0, %%gs:%c1" ::"i"(~PREEMPT_NEED_RESCHED),
-			     "i"(PERCPU_OFF(preempt_count))
+			     "i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
 #endif
 }
@@ -151,7 +158,7 @@ static __always_inline void clear_preempt_need_resched(void)
 {
 #if COUNT_MODEL_FOLDED
 	__asm__ __volatile__("orl %0, %%gs:%c1" ::"i"(PREEMPT_NEED_RESCHED),
-			     "i"(PERCPU_OFF(preempt_count))
+			     "i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
 #endif
 }

@@ -54,7 +54,19 @@ static void edge_cases(struct ktest *t)
 	cmdline = saved;
 }
 
+static void quoted_values(struct ktest *t)
+{
+	struct cmdline_values saved = cmdline;
+	KT_EXPECT_EQ(t, parse_captured("autorun=\"bench latency loops=10;stat\" hz=500"), 0);
+	KT_EXPECT_EQ(t, strcmp(cmdline.autorun, "bench latency loops=10;stat"), 0);
+	KT_EXPECT_EQ(t, cmdline.hz, 500);
+	KT_EXPECT_EQ(t, parse_captured("autorun=\"never closed"), 1);
+	KT_EXPECT_STR_CONTAINS(t, out, "a double quote is not closed");
+	cmdline = saved;
+}
+
 KTEST_SUITE(cmdline,
 	KTEST_CASE(bad_values_keep_defaults),
 	KTEST_CASE(good_values_apply),
-	KTEST_CASE(edge_cases));
+	KTEST_CASE(edge_cases),
+	KTEST_CASE(quoted_values));

@@ -61,8 +61,8 @@ static void priority_order(struct ktest *t)
 	KT_EXPECT_EQ(t, pt.order[2], 10);
 }
 
-/* ---- round-robin: three normal threads on one CPU, each looping for
- * 60 ms and logging whenever it finds another ran since its last look.
+/* ---- round-robin: three normal threads on one CPU, each looping and
+ * counting a turn whenever it finds another ran since its last look.
  * cond_resched() keeps it a fair test in none/voluntary too. */
 struct rr_test {
 	volatile u32 last;
@@ -73,10 +73,17 @@ struct rr_test {
 };
 static struct rr_test rr;
 
+static u32 rr_min_turns(void)
+{
+	return MIN(rr.turns[0], MIN(rr.turns[1], rr.turns[2]));
+}
+
 static void rr_worker(void *arg)
 {
 	u32 me = (u32)(u64)arg + 1;
-	while (ktime_get_ns() < rr.until) {
+	/* Until every thread has had 3 turns (or a second has passed: a
+	 * scheduler without round-robin never gets there). */
+	while (rr_min_turns() < 3 && ktime_get_ns() < rr.until) {
 		if (rr.last != me) {
 			rr.last = me;
 			rr.turns[me - 1]++;
@@ -92,14 +99,14 @@ static void round_robin(struct ktest *t)
 {
 	struct thread *th[3];
 	rr = (struct rr_test){ 0 };
-	rr.until = ktime_get_ns() + 60 * NSEC_PER_MSEC;
+	rr.until = ktime_get_ns() + NSEC_PER_SEC;
 	for (int i = 0; i < 3; i++)
 		th[i] = thread_create(rr_worker, (void *)(u64)i, "rr", PRIO_NORMAL, 1UL << test_cpu());
 	for (int i = 0; i < 3; i++)
 		thread_join(th[i]);
-	/* 60 ms, 5-tick slices: each thread gets several turns. */
+	/* 5-tick slices: each thread got its 3 turns well within the second. */
 	for (int i = 0; i < 3; i++)
-		KT_EXPECT_OP(t, rr.turns[i], >=, 2);
+		KT_EXPECT_OP(t, rr.turns[i], >=, 3);
 	ktest_diag(t, "turns: %u %u %u", rr.turns[0], rr.turns[1], rr.turns[2]);
 }
 

@@ -1,0 +1,183 @@
+/* The shell's commands. */
+#include "kernel/shell.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+#include "kernel/ktest.h"
+#include "kernel/hrtimer.h"
+#include "kernel/time.h"
+#include "sched/sched.h"
+#include "sched/preempt_mode.h"
+#include "arch/x86_64/apic.h"
+#include "tests/kernel/bench.h"
+#include "lib/string.h"
+
+
+static int too_many(const char *cmd, int argc, int max)
+{
+	if (argc <= max)
+		return 0;
+	console_printf("%s: too many arguments (try 'help')\n", cmd);
+	return -1;
+}
+
+static int cmd_help(int argc, char **argv);
+
+static int cmd_cpus(int argc, char **argv)
+{
+	(void)argv;
+	if (too_many("cpus", argc, 1))
+		return -1;
+	console_printf("%u CPUs online, %s, HZ %u, count model %s, mode %s\n", nr_cpus_online,
+		       apic->name, tick_hz, preempt_model_name(), preempt_mode_name(preempt_mode));
+	console_printf("CPU APIC  TICKS      CURRENT            PREEMPT COUNT\n");
+	for_each_online_cpu(c) {
+		char cnt[160];
+		struct thread *t = rq_curr(c);
+		preempt_count_describe(cnt, sizeof(cnt), per_cpu(preempt_count, c), t->flags);
+		console_printf("%3u %4u %8llu %4u %-12s %s\n", c, per_cpu(apic_id, c),
+			       (unsigned long long)tick_count(c), t->id, t->name, cnt);
+	}
+	return 0;
+}
+
+static void ps_one(struct thread *t, void *arg)
+{
+	(void)arg;
+	static const char *const states[] = { "running", "sleeping", "dead" };
+	const char *state = t->state >= 0 && t->state <= 2 ? states[t->state] : "?";
+	if (t->state == THREAD_RUNNING && !t->on_cpu)
+		state = "ready";
+	console_printf("%4u %-16s %-8s %4d %3d %10llu\n", t->id, t->name, state, t->prio, t->cpu,
+		       (unsigned long long)t->nr_switches);
+}
+
+static int cmd_ps(int argc, char **argv)
+{
+	(void)argv;
+	if (too_many("ps", argc, 1))
+		return -1;
+	console_printf("  ID NAME             STATE    PRIO CPU   SWITCHES\n");
+	thread_for_each(ps_one, NULL);
+	return 0;
+}
+
+static int cmd_preempt(int argc, char **argv)
+{
+	if (too_many("preempt", argc, 2))
+		return -1;
+	if (argc == 2) {
+		int m = preempt_mode_parse(argv[1]);
+		if (m < 0) {
+			console_printf("preempt: unknown mode '%s' (none, voluntary or full)\n", argv[1]);
+			return -1;
+		}
+		if (preempt_mode_set(m)) {
+			console_printf("preempt: COUNT=%s has no preempt count, so mode %s is not possible\n",
+				       preempt_model_name(), argv[1]);
+			return -1;
+		}
+	}
+	console_printf("preempt: count model %s, mode %s\n", preempt_model_name(),
+		       preempt_mode_name(preempt_mode));
+	return 0;
+}
+
+static int cmd_stat(int argc, char **argv)
+{
+	(void)argv;
+	if (too_many("stat", argc, 1))
+		return -1;
+	console_printf("CPU       IRQS   TICKS IPI-SENT IPI-RECV   FOLDS PRE-IRQ PRE-ENBL VOLUNTRY  SWITCHES\n");
+	for_each_online_cpu(c) {
+		struct cpu_stats *s = &percpu_area[c].stats;
+		console_printf("%3u %10llu %7llu %8llu %8llu %7llu %7llu %8llu %8llu %9llu\n", c,
+			       (unsigned long long)s->irqs, (unsigned long long)s->timer_ticks,
+			       (unsigned long long)s->resched_ipi_sent,
+			       (unsigned long long)s->resched_ipi_received,
+			       (unsigned long long)s->folds, (unsigned long long)s->preempt_irq,
+			       (unsigned long long)s->preempt_enable, (unsigned long long)s->voluntary,
+			       (unsigned long long)s->context_switches);
+	}
+	console_printf("IPI-SENT/RECV: reschedule IPIs; FOLDS: TIF_NEED_RESCHED folded into bit 31;\n"
+		       "PRE-IRQ/PRE-ENBL: preemptions at IRQ exit / in preempt_enable(); VOLUNTRY: at cond_resched()/might_resched()\n");
+	return 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} benches[] = {
+		{ "preempt", bench_preempt },
+		{ "latency", bench_latency },
+		{ "throughput", bench_throughput },
+	};
+	if (argc < 2) {
+		console_printf("bench: which one? preempt, latency or throughput (e.g. bench latency load=hog)\n");
+		return -1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
+		if (!strcmp(benches[i].name, argv[1]))
+			return benches[i].fn(argc - 1, argv + 1);
+	console_printf("bench: unknown benchmark '%s' (preempt, latency or throughput)\n", argv[1]);
+	return -1;
+}
+
+static int cmd_test(int argc, char **argv)
+{
+	if (too_many("test", argc, 2))
+		return -1;
+	int failed = ktest_run(argc == 2 ? argv[1] : "all");
+	return failed ? -1 : 0;
+}
+
+static int cmd_log(int argc, char **argv)
+{
+	(void)argv;
+	if (too_many("log", argc, 1))
+		return -1;
+	u64 pos = 0;
+	char chunk[256];
+	size_t n;
+	while ((n = log_read(&pos, chunk, sizeof(chunk))) > 0)
+		console_write(chunk, n);
+	return 0;
+}
+
+static int cmd_poweroff(int argc, char **argv)
+{
+	(void)argv;
+	if (too_many("poweroff", argc, 1))
+		return -1;
+	console_printf("Powering off.\n");
+	qemu_exit(EXIT_PASS);
+}
+
+const struct shell_cmd shell_cmds[] = {
+	{ "help", "help                       this list", cmd_help },
+	{ "cpus", "cpus                       CPUs, current threads, preempt counts", cmd_cpus },
+	{ "ps", "ps                         threads: CPU, state, priority, switches", cmd_ps },
+	{ "preempt", "preempt [none|voluntary|full]  show or switch the mode", cmd_preempt },
+	{ "stat", "stat                       per-CPU IRQ, IPI, fold and preemption counters", cmd_stat },
+	{ "bench", "bench NAME [key=value ...] preempt, latency or throughput", cmd_bench },
+	{ "test", "test [SUITE[,SUITE]]        run in-kernel test suites (KTAP)", cmd_test },
+	{ "log", "log                        the kernel log", cmd_log },
+	{ "poweroff", "poweroff                   leave QEMU", cmd_poweroff },
+};
+const size_t shell_ncmds = ARRAY_SIZE(shell_cmds);
+
+static int cmd_help(int argc, char **argv)
+{
+	(void)argv;
+	if (too_many("help", argc, 1))
+		return -1;
+	for (size_t i = 0; i < shell_ncmds; i++)
+		console_printf("  %s\n", shell_cmds[i].usage);
+	console_printf("  bench preempt    [iters=N irq_iters=N]\n"
+		       "  bench latency    [interval=US loops=N load=none|hog|pingpong hog_points=N hog_run=N histogram=N]\n"
+		       "  bench throughput [ops=N W=N p=N lock_every=N rounds=N]\n");
+	return 0;
+}

@@ -1,0 +1,119 @@
+# The GDB side of tests/gdb/run-gdb-test: sourced by the generated command
+# file after the connection, inside `gdb -batch`. It moves the guest from stop
+# to stop and prints, at each, the helpers' output as the user would see it,
+# framed by "@@@" marker lines, plus RAW values read with plain GDB
+# expressions (no helper involved) for the checker to compare against.
+# Everything is judged by run-gdb-test on the transcript, not here.
+
+import gdb
+
+
+def mark(text):
+    print("@@@ " + text, flush=True)
+
+
+def cmd(command):
+    mark("CMD " + command)
+    gdb.execute(command)
+
+
+def raw(name, value):
+    if isinstance(value, str):
+        value = int(gdb.parse_and_eval(value)) & 0xFFFFFFFFFFFFFFFF
+    mark(f"RAW {name} = {value:#x}")
+    return value
+
+
+def selected_cpu_raw():
+    # The CPU of the stopped vCPU, from its GS base and the struct percpu
+    # there: plain GDB, independent of fold.py's matching.
+    return int(gdb.parse_and_eval("((struct percpu *)$gs_base)->cpu"))
+
+
+def run():
+    mark("STOP kmain")
+    cmd("fold-hbreak kmain")
+    cmd("continue")
+    cmd("info threads")
+    cmd("fold-cpus")
+    cmd("fold-ps")
+    cmd("bt")
+
+    mark("STOP ap_main")
+    cmd("delete")
+    cmd("fold-hbreak ap_main")
+    cmd("continue")
+    ap_thread = raw("thread", gdb.selected_thread().num)
+    raw("cpu_arg", "cpu")
+    raw("count0", "percpu_area[0].preempt_count")
+    cmd("fold-cpus")
+
+    # Past percpu_init_cpu() and sched_init_ap(): the AP has its area.
+    mark("STOP ap_percpu")
+    cmd("delete")
+    cmd(f"tbreak vm_load thread {ap_thread}")
+    cmd("continue")
+    raw("thread", gdb.selected_thread().num)
+    raw("count0", "percpu_area[0].preempt_count")
+    raw("count1", "percpu_area[1].preempt_count")
+    raw("apic1", "percpu_area[1].apic_id")
+    cmd("fold-cpus")
+    cmd("fold-percpu apic_id 1")
+    cmd('print $fold_percpu("cpu", 1)')
+    cmd("fold-ps")
+
+    # A remote reschedule: stop in the RESCHEDULE IPI's handler on the
+    # target CPU while TIF_NEED_RESCHED is set and not yet folded. (Should
+    # the target have consumed the flag before the IPI arrived, e.g. woken
+    # by its tick, the handler has nothing to fold: skip that hit.)
+    mark("STOP scheduler_ipi")
+    cmd("delete")
+    cmd("break scheduler_ipi")
+    for _ in range(8):
+        cmd("continue")
+        if int(gdb.parse_and_eval("((struct percpu *)$gs_base)->current->flags")) & 1:
+            break
+        mark("NOTE scheduler_ipi with TIF_NEED_RESCHED already clear: next hit")
+    else:
+        mark("ERROR no scheduler_ipi hit with TIF_NEED_RESCHED set")
+    cmd("delete")
+    thread = raw("thread", gdb.selected_thread().num)
+    cpu = raw("cpu", selected_cpu_raw())
+    raw("count", f"percpu_area[{cpu}].preempt_count")
+    raw("tif", f"percpu_area[{cpu}].current->flags & 1")
+    raw("current_id", f"percpu_area[{cpu}].current->id")
+    raw("folds", f"percpu_area[{cpu}].stats.folds")
+    cmd("bt")
+    cmd("fold-cpus")
+    cmd("fold-percpu stats.resched_ipi_sent all")
+    cmd(f'print $fold_percpu("stats.folds", {cpu})')
+    cmd(f"fold-rq {cpu}")
+    cmd("fold-ps")
+    cmd("fold-dmesg")
+
+    mark("STOP finish")
+    cmd("finish")
+    raw("cpu", selected_cpu_raw())
+    raw("count", f"percpu_area[{cpu}].preempt_count")
+    cmd("fold-cpus")
+
+    # The end of the handler: the fold is counted, hardirq is still 1.
+    mark("STOP irq_exit")
+    cmd(f"tbreak irq_exit thread {thread}")
+    cmd("continue")
+    raw("cpu", selected_cpu_raw())
+    raw("count", f"percpu_area[{cpu}].preempt_count")
+    raw("folds", f"percpu_area[{cpu}].stats.folds")
+    cmd("fold-cpus")
+    cmd(f'print $fold_percpu("stats.folds", {cpu})')
+    mark("END")
+
+
+try:
+    run()
+except Exception as e:  # gdb.error, gdb.GdbError, a bug here: all reported
+    mark(f"ERROR {type(e).__name__}: {e}")
+try:
+    gdb.execute("kill")
+except gdb.error:
+    pass

@@ -1,0 +1,112 @@
+/* bench preempt: the cost of a preempt_disable()/preempt_enable() pair in
+ * every count model, side by side in this one image (bench_pair.c compiled
+ * per model, on a stand-in count), and in the model this kernel was built
+ * with (the real count); then the cost of an interrupt round trip, whose
+ * exit path holds the model's IRQ-exit preemption check. The loop's own
+ * cost is measured by an empty loop and subtracted. */
+#include "tests/kernel/bench.h"
+#include "kernel/printk.h"
+#include "kernel/preempt.h"
+#include "kernel/percpu.h"
+#include "kernel/irq.h"
+#include "kernel/time.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/regs.h"
+
+void bench_pair_loop_folded(u64 n);
+void bench_pair_loop_percpu(u64 n);
+void bench_pair_loop_ti(u64 n);
+void bench_pair_loop_off(u64 n);
+u32 bench_pair_enabled_folded(void);
+u32 bench_pair_enabled_percpu(void);
+u32 bench_pair_enabled_ti(void);
+u32 bench_pair_enabled_off(void);
+
+static __attribute__((noipa)) void empty_loop(u64 n)
+{
+	for (u64 i = 0; i < n; i++)
+		barrier();
+}
+
+static __attribute__((noipa)) void built_loop(u64 n)
+{
+	for (u64 i = 0; i < n; i++) {
+		preempt_disable();
+		preempt_enable();
+	}
+}
+
+#define BENCH_VECTOR 0x81
+static void nop_handler(struct pt_regs *regs)
+{
+	(void)regs;
+}
+
+static __attribute__((noipa)) void int_loop(u64 n)
+{
+	for (u64 i = 0; i < n; i++)
+		__asm__ __volatile__("int $0x81" ::: "memory");
+}
+
+static u64 time_loop(void (*fn)(u64), u64 n)
+{
+	u64 t0 = rdtsc();
+	fn(n);
+	return rdtsc() - t0;
+}
+
+int bench_preempt(int argc, char **argv)
+{
+	u64 iters = 1000000, irq_iters = 100000;
+	struct bench_opt opts[] = {
+		{ "iters", &iters, 1000, 100000000, NULL, 0 },
+		{ "irq_iters", &irq_iters, 100, 10000000, NULL, 0 },
+	};
+	if (bench_parse("preempt", argc, argv, opts, ARRAY_SIZE(opts)))
+		return -1;
+	static bool registered;
+	if (!registered) {
+		irq_register(BENCH_VECTOR, nop_handler, "bench-nop");
+		registered = true;
+	}
+	struct {
+		const char *name;
+		void (*loop)(u64);
+		u32 (*enabled)(void);
+	} variants[] = {
+		{ "folded", bench_pair_loop_folded, bench_pair_enabled_folded },
+		{ "percpu", bench_pair_loop_percpu, bench_pair_enabled_percpu },
+		{ "ti", bench_pair_loop_ti, bench_pair_enabled_ti },
+		{ "off", bench_pair_loop_off, bench_pair_enabled_off },
+		{ "built", built_loop, NULL },
+	};
+	char ctx[128], a[32];
+	bench_context(ctx, sizeof(ctx));
+	console_printf("bench preempt: %llu preempt_disable()/preempt_enable() pairs per variant (%s)\n",
+		       (unsigned long long)iters, ctx);
+	/* Same CPU, no migration, no interrupts: only the loop is timed. */
+	preempt_disable();
+	u64 f = local_irq_save();
+	u64 empty = time_loop(empty_loop, iters);
+	for (size_t i = 0; i < ARRAY_SIZE(variants); i++) {
+		if (variants[i].enabled)
+			this_cpu_write(bench_count, variants[i].enabled());
+		u64 t = time_loop(variants[i].loop, iters);
+		u64 x100 = bench_ns_x100(t > empty ? t - empty : 0, iters);
+		fmt_centi(a, sizeof(a), x100);
+		console_printf("  %-7s %8s ns per pair%s\n", variants[i].name, a,
+			       variants[i].enabled ? "" : " (this kernel's own count)");
+		console_printf("BENCH preempt %s variant=%s iters=%llu ns_per_pair=%s\n", ctx,
+			       variants[i].name, (unsigned long long)iters, a);
+	}
+	local_irq_restore(f);
+	/* An interrupt round trip with a handler that does nothing: entry,
+	 * dispatch, irq_enter/exit, and the exit's preemption check. */
+	u64 empty_irq = time_loop(empty_loop, irq_iters);
+	u64 t = time_loop(int_loop, irq_iters);
+	preempt_enable();
+	fmt_centi(a, sizeof(a), bench_ns_x100(t > empty_irq ? t - empty_irq : 0, irq_iters));
+	console_printf("  interrupt round trip (int $0x%x, empty handler): %s ns\n", BENCH_VECTOR, a);
+	console_printf("BENCH irq %s iters=%llu ns_per_irq=%s\n", ctx, (unsigned long long)irq_iters, a);
+	return 0;
+}
