@@ -12,7 +12,7 @@ SMP      ?= 2
 MEM      ?= 256M
 ACCEL    ?= tcg
 MACHINE  ?= pc
-CMDLINE  ?= test=all$(if $(filter 1,$(ICOUNT)), clock=icount)
+CMDLINE  ?=
 DEBUG    ?= 0
 ICOUNT   ?= 0
 BUILD    ?= build
@@ -165,8 +165,14 @@ QEMU_ARGS := -machine $(MACHINE) -m $(MEM) -smp $(SMP) $(QEMU_ACCEL) \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 , := ,
 
-run: all
-	$(Q)sh scripts/qemu-run.sh $(QEMU) $(QEMU_ARGS) -serial stdio
+# run: the banner, the default benchmark set (or CMDLINE's test=/autorun=),
+# then a fold> prompt if stdin is a terminal, else power off. shell= and
+# clock= are added here, so the ISO for run is its own ($(BUILD)/run-*.iso).
+RUN_CLOCK := $(if $(filter 1,$(ICOUNT)), clock=icount)
+run: $(ELF)
+	$(Q)if [ -t 0 ]; then sh=on; else sh=off; fi; \
+	$(MAKE) -s --no-print-directory ISO=$(BUILD)/run-$$sh.iso CMDLINE='$(CMDLINE)$(RUN_CLOCK) shell='$$sh $(BUILD)/run-$$sh.iso && \
+	sh scripts/qemu-run.sh $(QEMU) $(subst -cdrom $(ISO),-cdrom $(BUILD)/run-$$sh.iso,$(QEMU_ARGS)) -serial stdio
 
 check-disasm:
 	$(Q)python3 tests/check-disasm

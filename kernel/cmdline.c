@@ -163,7 +163,8 @@ static int split_quoted(char *s, char **words, int max)
 
 int cmdline_parse(const char *s)
 {
-	char buf[512], *words[64];
+	static char buf[2048]; /* boot only: one caller at a time */
+	char *words[64];
 	int warnings = 0;
 	strlcpy(buf, s, sizeof(buf));
 	if (strlen(s) >= sizeof(buf)) {

@@ -7,7 +7,7 @@
 
 struct cmdline_values {
 	char test[256];      /* test=all | SUITE[,SUITE...] | panic */
-	char autorun[256];   /* autorun=CMD[;CMD...] for the shell */
+	char autorun[1024];   /* autorun=CMD[;CMD...] for the shell */
 	int preempt_mode;    /* -1 = the build's default */
 	bool idle_poll;      /* idle=poll */
 	u32 hz;              /* timer tick rate */

@@ -21,7 +21,7 @@ struct mb_mmap_entry {
 
 struct boot_info {
 	u64 info_phys, info_size;
-	char cmdline[512];
+	char cmdline[2048];
 	char loader[64];
 	struct mb_mmap_entry mmap[MB_MMAP_MAX];
 	u32 mmap_count;

@@ -70,7 +70,7 @@ static u32 this_cpu_or_zero(void)
 
 int vprintk(const char *fmt, va_list ap)
 {
-	char text[512], line[600];
+	char text[1024], line[1100];
 	int level = LOGLEVEL_DEFAULT;
 	if (fmt[0] == KERN_SOH[0] && fmt[1] >= '0' && fmt[1] <= '7') {
 		level = fmt[1] - '0';
@@ -128,7 +128,14 @@ void console_write(const char *s, size_t n)
 {
 	u64 flags;
 	bool held = console_lock_acquire(&flags);
-	serial_write(s, n);
+	struct printk_capture *cap = capture[this_cpu_or_zero()];
+	if (cap) {
+		for (size_t i = 0; i < n && cap->len + 1 < cap->size; i++)
+			cap->buf[cap->len++] = s[i];
+		cap->buf[cap->len] = 0;
+	}
+	if (!(cap && cap->quiet))
+		serial_write(s, n);
 	console_lock_release(held, flags);
 }
 

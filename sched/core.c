@@ -304,6 +304,7 @@ void sched_prepare_cpu(u32 cpu)
 	rq->idle = thread_alloc(name, -1, 1UL << cpu);
 	rq->idle->cpu = (int)cpu;
 	rq->idle->on_rq = 1;
+	rq->idle->state = THREAD_RUNNING;
 	rq->curr = rq->idle;
 	per_cpu(idle, cpu) = rq->idle;
 	per_cpu(rq, cpu) = rq;

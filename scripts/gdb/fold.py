@@ -590,10 +590,11 @@ $pc) and decodes it with objdump -m i386."""
         super().__init__("fold-x32", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
-        args = gdb.string_to_argv(arg)
-        n = int(args[0]) if args else 10
-        addr = int(gdb.parse_and_eval(args[1] if len(args) > 1 else "$pc")) \
-            & 0xFFFFFFFFFFFFFFFF
+        # N, then the rest of the line is the expression (quotes and all:
+        # local labels need them, '_start.fill_pd').
+        m = re.match(r"^\s*(\d+)?\s*(.*?)\s*$", arg)
+        n = int(m.group(1)) if m.group(1) else 10
+        addr = int(gdb.parse_and_eval(m.group(2) or "$pc")) & 0xFFFFFFFFFFFFFFFF
         pc = _read_reg(gdb.selected_frame(), "rip")
         mem = bytes(gdb.selected_inferior().read_memory(addr, n * 15))
         objdump = os.environ.get("OBJDUMP", "objdump")
@@ -640,15 +641,25 @@ so they survive GRUB loading the kernel over the place they point at."""
         loc = arg.strip()
         if not loc:
             raise gdb.GdbError("usage: fold-hbreak LOCATION")
+        # GDB may just print "Function ... not defined" (and offer a
+        # pending breakpoint) instead of raising: count the breakpoints.
+        before = len(gdb.breakpoints())
+        old_pending = gdb.parameter("breakpoint pending")
+        gdb.execute("set breakpoint pending off")
         try:
             gdb.execute(f"hbreak {loc}", from_tty)
-            return
+            first = None
         except gdb.error as e:
             first = e
+        finally:
+            gdb.execute("set breakpoint pending " + {True: "on", False: "off"}.get(
+                old_pending, "auto"))
+        if first is None and len(gdb.breakpoints()) > before:
+            return
         try:
             addr = int(gdb.parse_and_eval(f"(unsigned long)&{loc}"))
         except gdb.error:
-            raise gdb.GdbError(str(first))
+            raise gdb.GdbError(str(first or f"fold-hbreak: no location {loc}"))
         gdb.execute(f"hbreak *0x{addr:x}", from_tty)
 
 

@@ -170,6 +170,8 @@ def main(argv=None):
               f"{shlex.join(cmd)}", file=sys.stderr)
         return 1
     where = serial[5:] if serial.startswith("file:") else serial
+    if where.startswith(os.getcwd() + os.sep):
+        where = os.path.relpath(where)
     print(f"fold: QEMU (pid {proc.pid}) waits on 127.0.0.1:{args.port}; serial "
           f"console: {where} (tail -f it in another terminal). Quit GDB to "
           f"stop QEMU.", flush=True)
