@@ -177,15 +177,22 @@ run: $(ELF)
 check-disasm:
 	$(Q)python3 tests/check-disasm
 
+# KVM with -cpu host: x2APIC in use, the smp suite. Needs a working /dev/kvm.
+test-kvm: tools
+	$(Q)if [ ! -w /dev/kvm ]; then echo "test-kvm: /dev/kvm is missing or not writable: no KVM here"; exit 1; fi
+	$(Q)python3 tests/run --group kvm
+
 # The harness runs last: its closing line is the run's "N passed, N failed".
 test: tools
 	$(Q)$(MAKE) -s host-test
 	$(Q)sh tests/check-make
 	$(Q)python3 tests/check-disasm
+	$(Q)$(MAKE) -s --no-print-directory test-gdb
 	$(Q)python3 tests/run $(TESTFLAGS)
 
 -include tests/host/host.mk
 -include scripts/gdb/gdb.mk
+-include tests/bench/bench.mk
 
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;
@@ -213,6 +220,11 @@ help:
 	@echo "  test           host unit tests, then every row of tests/configs in QEMU"
 	@echo "  host-test      only the host unit tests of lib/"
 	@echo "  check-disasm   disassemble the probes of every count model and check them"
+	@echo "  test-kvm       boot under KVM (x2APIC) and run the smp suite (not in make test)"
+	@echo "  gdb            boot halted and attach GDB with fold's helpers (hbreak kmain)"
+	@echo "  qemu-gdb       only QEMU with its gdbstub; prints the command that attaches"
+	@echo "  test-gdb       the batch GDB session against QEMU -smp 2 (part of make test)"
+	@echo "  bench          every COUNT x PREEMPT x SMP under -icount: build/bench/RESULTS.md"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg)"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
 	@echo "  clean          remove build/"
@@ -227,5 +239,7 @@ help:
 	@echo "  BUILD=$(BUILD) ISO=$(ISO)  output places"
 	@echo "  CROSS_COMPILE=$(CROSS_COMPILE)  toolchain prefix, e.g. x86_64-elf-"
 	@echo "  V=$(V)             1: show every command"
+	@echo "  TESTFLAGS=        extra tests/run arguments in make test, e.g. --group smp"
+	@echo "  GDB_PORT GDB_BREAK GDB_SERIAL  make gdb: gdbstub port (20000 + uid), first breakpoint (kmain), serial log"
 
 -include $(DEPS)

@@ -1,6 +1,6 @@
 # Debugging fold in GDB: the Makefile includes this fragment
 # (-include scripts/gdb/gdb.mk) after its own variables, so $(ELF), $(BUILD),
-# $(QEMU) and $(QEMU_ARGS) are defined. docs/gdb.md walks through a session.
+# $(QEMU) and $(QEMU_ARGS) are defined. README.md ("Debugging with GDB") walks through a session.
 #
 #   make gdb        QEMU halted (-S) with its gdbstub, and GDB attached with
 #                   $(BUILD)/gdbinit: symbols, fold helpers, a hardware

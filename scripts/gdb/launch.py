@@ -175,15 +175,46 @@ def main(argv=None):
     print(f"fold: QEMU (pid {proc.pid}) waits on 127.0.0.1:{args.port}; serial "
           f"console: {where} (tail -f it in another terminal). Quit GDB to "
           f"stop QEMU.", flush=True)
-    # Ctrl-C belongs to GDB (it interrupts the guest). This process must
-    # survive it to stop QEMU afterwards; a handler (not SIG_IGN) is reset
-    # to the default in GDB, which installs its own.
-    signal.signal(signal.SIGINT, lambda signum, frame: None)
     try:
-        status = subprocess.call([args.gdb, "-q", "-x", args.init])
+        status = run_in_foreground([args.gdb, "-q", "-x", args.init])
     finally:
         stop_process(proc)
     return status
+
+
+def run_in_foreground(cmd):
+    """Run cmd as the terminal's foreground job, as a shell would, so that
+    Ctrl-C reaches only it: in GDB, Ctrl-C interrupts the guest, and make
+    and this script must not die of it (this script stops QEMU afterwards)."""
+    # Should Ctrl-C still reach us (no terminal to hand over), survive it;
+    # a handler, unlike SIG_IGN, is reset to the default in the child.
+    signal.signal(signal.SIGINT, lambda signum, frame: None)
+    try:
+        tty = os.open("/dev/tty", os.O_RDWR)
+    except OSError:
+        return subprocess.call(cmd)
+    try:
+        fg = os.tcgetpgrp(tty)
+    except OSError:
+        fg = -1
+    if fg != os.getpgrp():          # not in the foreground (make gdb &)
+        os.close(tty)
+        return subprocess.call(cmd)
+
+    def child():
+        signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+        os.setpgid(0, 0)
+        os.tcsetpgrp(tty, os.getpid())
+        signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+
+    old = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    try:
+        p = subprocess.Popen(cmd, preexec_fn=child, pass_fds=(tty,))
+        return p.wait()
+    finally:
+        os.tcsetpgrp(tty, fg)       # the terminal back to make's group
+        signal.signal(signal.SIGTTOU, old)
+        os.close(tty)
 
 
 if __name__ == "__main__":

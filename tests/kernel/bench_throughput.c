@@ -190,7 +190,7 @@ static void resched_ipi(const char *ctx, u64 rounds)
 
 int bench_throughput(int argc, char **argv)
 {
-	u64 ops = 200000, w = 100, p = 1, lock_every = 16, rounds = 10000;
+	u64 ops = 200000, w = 100, p = 1, lock_every = 0, rounds = 10000;
 	struct bench_opt opts[] = {
 		{ "ops", &ops, 1000, 100000000, NULL, 0 },
 		{ "W", &w, 0, 100000, NULL, 0 },
