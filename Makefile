@@ -188,6 +188,8 @@ test: tools
 	$(Q)sh tests/check-make
 	$(Q)python3 tests/check-disasm
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
+	$(Q)python3 tests/bench/run-bench --self-test
+	$(Q)python3 tests/bench/run-bench --repro-check
 	$(Q)python3 tests/run $(TESTFLAGS)
 
 -include tests/host/host.mk
@@ -225,6 +227,8 @@ help:
 	@echo "  qemu-gdb       only QEMU with its gdbstub; prints the command that attaches"
 	@echo "  test-gdb       the batch GDB session against QEMU -smp 2 (part of make test)"
 	@echo "  bench          every COUNT x PREEMPT x SMP under -icount: build/bench/RESULTS.md"
+	@echo "  bench-repro    two -smp 1 icount runs of one build must give identical figures"
+	@echo "  bench-selftest the bench harness on canned logs"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg)"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
 	@echo "  clean          remove build/"

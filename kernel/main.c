@@ -52,6 +52,7 @@ void kmain(u64 multiboot_info_phys)
 	vm_init();                         /* kernel page tables: direct map, W^X */
 	gdt_init_cpu(0);                   /* GDT + TSS with IST stacks */
 	u64 top = stack_alloc();           /* a stack with a guard page ... */
+	boot_thread.stack_top = top;
 	arch_stack_init_count(top, preempt_count_raw()); /* (ti: count on the stack) */
 	switch_to_stack(kmain_on_stack, NULL, top); /* ... to finish booting on */
 }

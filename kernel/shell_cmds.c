@@ -35,7 +35,12 @@ static int cmd_cpus(int argc, char **argv)
 	for_each_online_cpu(c) {
 		char cnt[160];
 		struct thread *t = rq_curr(c);
-		preempt_count_describe(cnt, sizeof(cnt), per_cpu(preempt_count, c), t->flags);
+		u32 raw = per_cpu(preempt_count, c);
+#if COUNT_MODEL_TI
+		/* ti: the count is in thread_info at the base of the stack. */
+		raw = t->stack_top ? ((struct thread_info *)(t->stack_top - THREAD_SIZE))->preempt_count : 0;
+#endif
+		preempt_count_describe(cnt, sizeof(cnt), raw, t->flags);
 		console_printf("%3u %4u %8llu %4u %-12s %s\n", c, per_cpu(apic_id, c),
 			       (unsigned long long)tick_count(c), t->id, t->name, cnt);
 	}

@@ -59,6 +59,7 @@ static bool start_ap(u32 cpu, u32 apic_id)
 	tr_set(tr_cpu, cpu, 4);
 	per_cpu(apic_id, cpu) = apic_id;
 	sched_prepare_cpu(cpu);
+	per_cpu(idle, cpu)->stack_top = top; /* the AP's start-up stack becomes its idle stack */
 
 	apic->send_ipi(apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
 	wait_ns(10 * NSEC_PER_MSEC);

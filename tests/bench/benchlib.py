@@ -69,7 +69,7 @@ INT_RE = re.compile(r"^-?[0-9]+$")
 DEC_RE = re.compile(r"^-?[0-9]+\.[0-9]+$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 KEY_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-INT_LIST_RE = re.compile(r"^[0-9]+(,[0-9]+)*$")
+INT_LIST_RE = re.compile(r"^([0-9]+(,[0-9]+)*)?$")
 # "BENCH " at the start of a line, or after a printk prefix "[  1.23] 0: ".
 BENCH_RE = re.compile(r"^(?:\[[ 0-9.]*\]\s*(?:[0-9]+:\s*)?)?BENCH(?:\s+(.*))?$")
 
@@ -86,7 +86,7 @@ def number(text: str):
 def typed(key: str, text: str):
     """The JSON value of one field: numbers as numbers, lists as lists."""
     if key in INT_LISTS and INT_LIST_RE.match(text):
-        return [int(x) for x in text.split(",")]
+        return [int(x) for x in text.split(",") if x]
     n = number(text)
     return text if n is None else n
 
@@ -145,7 +145,9 @@ def parse_line(text: str, number_: int) -> tuple[Result | None, list[str]]:
     fields: dict[str, str] = {}
     for word in pairs:
         key, eq, value = word.partition("=")
-        if not eq or not KEY_RE.match(key) or not value:
+        # An empty list is a list: counts= when every sample overflowed.
+        if not eq or not KEY_RE.match(key) or (not value
+                                               and key not in INT_LISTS):
             errors.append(f"{where}: '{word}' is not key=value: {text!r}")
             continue
         if key in fields:

@@ -5,9 +5,9 @@
     throughput-smp<N>.{png,svg}  preempt_heavy ns per operation (CPU 0):
         a group of bars per count model, one bar per preemption mode
 
-The data (.dat) and the gnuplot script (plots.gp) stay in <out>/plots/, so
-a plot can be restyled and redrawn with `gnuplot <out>/plots/plots.gp`
-(run from the repository root).
+The data (.dat) and the gnuplot script (plots.gp, absolute paths) stay in
+<out>/plots/, so a plot can be restyled and redrawn with
+`gnuplot <out>/plots/plots.gp`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import benchlib
 import report
 
 SIZE = (960, 560)
+MAX_BARS = 100
 
 
 def png_terminal(gnuplot: str) -> str:
@@ -104,6 +105,14 @@ def plan(data: dict, plotdir: str, outdir: str, png: str):
                 models = list(hists)
                 width = next(iter(hists.values()))[0] or 1
                 n = max(len(h[1]) for h in hists.values())
+                # At most ~100 bars: merge buckets of a wide histogram.
+                merge = -(-n // MAX_BARS) if n > MAX_BARS * 6 // 5 else 1
+                if merge > 1:
+                    hists = {m: (w, [sum(c[i:i + merge])
+                                     for i in range(0, len(c), merge)], ov)
+                             for m, (w, c, ov) in hists.items()}
+                    width *= merge
+                    n = max(len(h[1]) for h in hists.values())
                 name = f"latency-smp{smp}-{load}-{mode}"
                 dat = os.path.join(plotdir, name + ".dat")
                 with open(dat, "w") as f:
@@ -115,13 +124,13 @@ def plan(data: dict, plotdir: str, outdir: str, png: str):
                 titles = []
                 for m in models:
                     ov = hists[m][2]
-                    titles.append(m + (f" ({ov} over {n * width} us)"
+                    titles.append(m + (f" ({ov} past the last bucket)"
                                        if ov else ""))
                 body = [
                     f"set title {_q(f'wake-up latency, load={load}, mode={mode}, smp={smp} (all CPUs) - clock: {clock}')}",
                     f"set xlabel {_q(f'latency (us, buckets of {width} us)' + (' = thousands of instructions' if data['clock'] == 'icount' else ''))}",
                     'set ylabel "wake-ups (log scale)"',
-                    "set logscale y", "set yrange [0.5:*]", "set key top right",
+                    "set logscale y", "set yrange [0.5:*]", "set key below",
                     "plot " + ", ".join(
                         f"{_q(dat)} using 1:(column({i + 2}) > 0 ? "
                         f"column({i + 2}) : 0.5) with steps lw 2 "
@@ -138,7 +147,7 @@ def plan(data: dict, plotdir: str, outdir: str, png: str):
         name = f"throughput-smp{smp}"
         dat = os.path.join(plotdir, name + ".dat")
         with open(dat, "w") as f:
-            f.write("model " + " ".join(run.modes) + "\n")
+            f.write("# model " + " ".join(run.modes) + "\n")
             for m in run.models:
                 f.write(m + " " + " ".join(
                     "?" if values[(m, md)] is None else str(values[(m, md)])

@@ -89,7 +89,9 @@ def fmt(v) -> str:
 def ratio(v, base) -> str:
     if v is None or not base:
         return ""
-    return f" ({v / base:.2f}×)"
+    r = v / base
+    # Two decimals, or two significant digits for a tiny ratio (0.00018×).
+    return f" ({r:.2f}×)" if r >= 0.095 else f" ({r:.2g}×)"
 
 
 def grid(run: Run, notes: Notes, smp: int, get, *, baseline: bool = True,
@@ -107,10 +109,16 @@ def grid(run: Run, notes: Notes, smp: int, get, *, baseline: bool = True,
             v = get(model, mode)
             if v is None:
                 cells.append(DASH + notes.ref(run.why_missing(model, mode, smp)))
-            elif baseline and (model, mode) == benchlib.BASELINE:
-                cells.append(fmt(v) + " (baseline)")
+                continue
+            if baseline and (model, mode) == benchlib.BASELINE:
+                cell = fmt(v) + " (baseline)"
             else:
-                cells.append(fmt(v) + ratio(v, base))
+                cell = fmt(v) + ratio(v, base)
+            c = run.configs.get((model, mode, smp))
+            if c is not None and c["status"] != "ok":
+                cell += notes.ref(f"{model}/{mode} smp={smp}: {c['why']}; "
+                                  "the figure is from its log all the same.")
+            cells.append(cell)
         out.append("| " + " | ".join(cells) + " |")
     if baseline and base is None:
         out.append("")
@@ -287,8 +295,8 @@ def render(data: dict, plots: list[str] | None = None) -> str:
                  and r.fields.get("test") == "preempt_heavy"})
     add("`preempt_heavy`: every CPU at once runs operations of W "
         "instructions of work inside p preempt_disable()/preempt_enable() "
-        "pairs plus a per-CPU counter update (and a short spinlock section "
-        f"now and then); ns per operation on CPU 0, in {u}. "
+        "pairs plus a per-CPU counter update (`bench throughput` options "
+        f"W=, p=, lock_every=); ns per operation on CPU 0, in {u}. "
         + ("Parameters: " + "; ".join(f"W={w} p={p} ({o} operations)"
                                       for w, p, o in wp) + "."
            if wp else ""))
@@ -357,7 +365,7 @@ def render(data: dict, plots: list[str] | None = None) -> str:
     add("|---|---|---|---|---|")
     for c in data["configs"]:
         secs = f"{c['seconds']:.1f}" if c.get("seconds") is not None else ""
-        status = "ok" if c["status"] == "ok" else f"{c['status']}: {c['why']}"
+        status = "ok" if c["status"] == "ok" else c["why"]
         add(f"| {c['model']}/{c['mode']} smp={c['smp']} | {status} | {secs} "
             f"| {len(c['results'])} | `{c.get('log', '')}` |")
     add("")

@@ -55,11 +55,16 @@ static void measure(void *arg)
 	}
 }
 
-/* ~100 instructions, no preemption point. */
+/* ~200 instructions, no preemption point. The `pause` is not one either:
+ * it is there for QEMU's -icount mode, which runs the vCPUs one at a time
+ * and moves on at `pause` (DESIGN.md). Without it a hog on one vCPU
+ * would keep the others, and their timer interrupts, from running for a
+ * whole round-robin slice, and -smp 2 latencies would measure QEMU. */
 static __attribute__((noipa)) void hog_work(void)
 {
 	for (volatile int i = 0; i < 32; i++)
 		;
+	cpu_relax();
 }
 
 struct hog_args {
