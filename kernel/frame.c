@@ -178,7 +178,3 @@ u64 frames_free(void)
 {
 	return nfree;
 }
-u64 frames_total(void)
-{
-	return mem_usable_bytes >> PAGE_SHIFT;
-}

@@ -13,7 +13,6 @@
 
 static irq_handler_t handlers[256];
 static const char *names[256];
-u64 irq_counts[256];
 
 void irq_register(int vector, irq_handler_t h, const char *name)
 {
@@ -48,7 +47,6 @@ void irq_dispatch(struct pt_regs *regs)
 	u32 before = preempt_count();
 	irq_enter();
 	this_cpu_stat_inc(irqs);
-	__atomic_fetch_add(&irq_counts[v], 1, __ATOMIC_RELAXED);
 	if (handlers[v]) {
 		handlers[v](regs);
 	} else {

@@ -20,5 +20,4 @@ const char *irq_name(int vector);
 void irq_dispatch(struct pt_regs *regs);
 void irq_enter(void);
 void irq_exit(void);
-extern u64 irq_counts[256];
 #endif

@@ -29,14 +29,6 @@ const char *ksym_lookup(u64 addr, u64 *offset, u64 *size)
 	return &ksym_names[s->name];
 }
 
-u64 ksym_address(const char *name)
-{
-	for (u32 i = 0; i < ksym_count; i++)
-		if (!strcmp(&ksym_names[ksym_table[i].name], name))
-			return ksym_table[i].addr;
-	return 0;
-}
-
 int ksym_format(char *buf, size_t size, u64 addr)
 {
 	u64 off, sz;

@@ -17,8 +17,6 @@ extern const char ksym_names[];
 /* Name of the function containing addr and the offset into it; NULL if
  * none. */
 const char *ksym_lookup(u64 addr, u64 *offset, u64 *size);
-/* Address of a named function, 0 if none. */
-u64 ksym_address(const char *name);
 /* "name+0x12/0x40" or "0x..." into buf. */
 int ksym_format(char *buf, size_t size, u64 addr);
 #endif

@@ -52,7 +52,6 @@ u64 frame_alloc_above(u64 min_phys);   /* a frame at or above min_phys */
 void frame_free(u64 pa);
 void frame_free_contig(u64 pa, size_t n);
 u64 frames_free(void);
-u64 frames_total(void);
 extern u64 mem_max_phys;               /* end of the highest usable RAM */
 extern u64 mem_usable_bytes;
 extern u64 mem_above_4g_bytes;
@@ -72,7 +71,6 @@ const char *mm_describe_address(u64 va);
 /* stack.c */
 u64 stack_alloc(void);                 /* returns the stack top */
 void stack_free(u64 top);
-u64 stack_alloc_ist(u32 cpu, int which);
 bool stack_guard_contains(u64 va, int *slot);
 
 /* kmalloc.c */

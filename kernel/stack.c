@@ -46,13 +46,6 @@ void stack_free(u64 top)
 	spin_unlock_irqrestore(&stack_lock, f);
 }
 
-u64 stack_alloc_ist(u32 cpu, int which)
-{
-	(void)cpu;
-	(void)which;
-	return stack_alloc();
-}
-
 bool stack_guard_contains(u64 va, int *slot)
 {
 	if (va < STACK_BASE || va >= STACK_BASE + (u64)STACK_SLOTS * STACK_SLOT)

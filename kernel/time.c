@@ -25,8 +25,3 @@ void ndelay_spin(u64 ns)
 	while (rdtsc() < end)
 		cpu_relax();
 }
-
-void udelay(u64 us)
-{
-	ndelay_spin(us * NSEC_PER_USEC);
-}

@@ -14,6 +14,5 @@ extern const char *tsc_source; /* "cpuid 0x15", "cpuid 0x16" or "pit" */
 u64 ktime_get_ns(void);
 u64 tsc_to_ns(u64 ticks);
 u64 ns_to_tsc(u64 ns);
-void udelay(u64 us);
 void ndelay_spin(u64 ns);
 #endif

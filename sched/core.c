@@ -286,11 +286,6 @@ void sched_pull_work(void)
 	}
 }
 
-struct thread *rq_idle(u32 cpu)
-{
-	return rqs[cpu].idle;
-}
-
 void sched_prepare_cpu(u32 cpu)
 {
 	struct rq *rq = &rqs[cpu];

@@ -21,7 +21,6 @@
 static DEFINE_SPINLOCK(switch_lock);
 static volatile u32 parked;
 static volatile u32 release;
-u64 preempt_mode_switches;
 
 static void park(void *arg)
 {
@@ -50,7 +49,6 @@ int preempt_mode_switch_all(void (*fn)(int), int mode)
 		cpu_relax();
 	u64 f = local_irq_save();
 	fn(mode); /* every other CPU is parked */
-	preempt_mode_switches++;
 	local_irq_restore(f);
 	__atomic_store_n(&release, 1, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&parked, __ATOMIC_ACQUIRE) != 0)

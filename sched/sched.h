@@ -41,7 +41,6 @@ struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
 			     int prio, u64 allowed_cpus);
 __noreturn void thread_exit(void);
 void thread_join(struct thread *t);     /* waits, then frees it */
-void thread_set_prio(struct thread *t, int prio);
 void thread_for_each(void (*fn)(struct thread *t, void *arg), void *arg);
 extern struct thread boot_thread;
 

@@ -123,11 +123,6 @@ void thread_join(struct thread *t)
 	kfree(t);
 }
 
-void thread_set_prio(struct thread *t, int prio)
-{
-	t->prio = prio;
-}
-
 void thread_for_each(void (*fn)(struct thread *t, void *arg), void *arg)
 {
 	u64 f = spin_lock_irqsave(&threads_lock);

@@ -63,12 +63,6 @@ void complete(struct completion *c)
 	wake_up_all(&c->wq);
 }
 
-void complete_all(struct completion *c)
-{
-	__atomic_store_n(&c->done, 1u << 30, __ATOMIC_SEQ_CST);
-	wake_up_all(&c->wq);
-}
-
 static bool try_take(struct completion *c)
 {
 	u32 d = __atomic_load_n(&c->done, __ATOMIC_SEQ_CST);

@@ -45,7 +45,6 @@ struct completion {
 };
 void init_completion(struct completion *c);
 void complete(struct completion *c);
-void complete_all(struct completion *c);
 void wait_for_completion(struct completion *c);
 
 /* Sleeping mutexes. */

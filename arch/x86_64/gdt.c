@@ -44,7 +44,7 @@ void gdt_init_cpu(u32 cpu)
 	g[4] = base >> 32;
 
 	for (int i = 0; i < 3; i++) {
-		u64 top = stack_alloc_ist(cpu, i);
+		u64 top = stack_alloc();
 		t->ist[i] = top;
 		per_cpu(ist_stacks[i], cpu) = top;
 	}
