@@ -245,5 +245,7 @@ help:
 	@echo "  V=$(V)             1: show every command"
 	@echo "  TESTFLAGS=        extra tests/run arguments in make test, e.g. --group smp"
 	@echo "  GDB_PORT GDB_BREAK GDB_SERIAL  make gdb: gdbstub port (20000 + uid), first breakpoint (kmain), serial log"
+	@echo "  BENCH_MODELS BENCH_MODES BENCH_SMP BENCH_LOADS BENCH_ARGS BENCH_JOBS BENCH_TIMEOUT BENCH_OUT  make bench's matrix"
+	@echo "  QEMU=$(QEMU) HOSTCC=$(HOSTCC) NASM=$(NASM)  the tools"
 
 -include $(DEPS)
