@@ -34,7 +34,7 @@ Q := @
 endif
 
 # ---- checking the switches ----------------------------------------------
-COUNT_MODELS  := folded percpu ti off
+COUNT_MODELS  := folded percpu ti off racy
 PREEMPT_MODES := none voluntary full
 ifeq ($(filter $(COUNT),$(COUNT_MODELS)),)
 $(error COUNT=$(COUNT) is not a count model; choose one of: $(COUNT_MODELS))
@@ -58,7 +58,9 @@ endif
 model_defs = -DCOUNT_MODEL_FOLDED=$(if $(filter folded,$(1)),1,0) \
 	-DCOUNT_MODEL_PERCPU=$(if $(filter percpu,$(1)),1,0) \
 	-DCOUNT_MODEL_TI=$(if $(filter ti,$(1)),1,0) \
-	-DCOUNT_MODEL_OFF=$(if $(filter off,$(1)),1,0)
+	-DCOUNT_MODEL_OFF=$(if $(filter off,$(1)),1,0) \
+	-DCOUNT_MODEL_RACY=$(if $(filter racy,$(1)),1,0) \
+	-DCOUNT_BIT31=$(if $(filter folded racy,$(1)),1,0)
 MODEL_DEFS := $(call model_defs,$(COUNT))
 MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT) | tr a-z A-Z) \
 	-DPREEMPT_MODE_DEFAULT_NAME='"$(PREEMPT)"'
@@ -81,7 +83,7 @@ C_SRCS := $(wildcard kernel/*.c arch/x86_64/*.c sched/*.c lib/*.c tests/kernel/*
 C_SRCS := $(filter-out arch/x86_64/asm-offsets.c tests/kernel/bench_pair.c,$(C_SRCS))
 ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
 # The preempt benchmark's pair, once per count model (tests/kernel/bench_pair.c).
-PAIR_OBJS := $(COUNT_MODELS:%=$(BUILD)/obj/bench_pair_%.o)
+PAIR_OBJS := $(patsubst %,$(BUILD)/obj/bench_pair_%.o,folded percpu ti off)
 OBJS := $(C_SRCS:%.c=$(BUILD)/obj/%.o) $(ASM_SRCS:%.asm=$(BUILD)/obj/%.o) $(PAIR_OBJS)
 DEPS := $(C_SRCS:%.c=$(BUILD)/obj/%.d) $(PAIR_OBJS:.o=.d)
 ELF := $(BUILD)/fold.elf
@@ -234,7 +236,7 @@ help:
 	@echo "  clean          remove build/"
 	@echo "  help           this text"
 	@echo "variables (current value):"
-	@echo "  COUNT=$(COUNT)      count model: folded percpu ti off"
+	@echo "  COUNT=$(COUNT)      count model: folded percpu ti off, or racy (the article's first idea)"
 	@echo "  PREEMPT=$(PREEMPT)      default preemption mode: none voluntary full"
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
 	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"

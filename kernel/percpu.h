@@ -22,6 +22,7 @@ struct cpu_stats {
 	u64 resched_ipi_sent;
 	u64 resched_ipi_received;
 	u64 folds;
+	u64 lost_resched;    /* racy model: a remote bit-31 clear the owner overwrote */
 	u64 call_function_ipis;
 	u64 preempt_irq;     /* preemptions at IRQ exit */
 	u64 preempt_enable;  /* preemptions from preempt_enable() */

@@ -12,6 +12,8 @@ const char *preempt_model_name(void)
 {
 #if COUNT_MODEL_FOLDED
 	return "folded";
+#elif COUNT_MODEL_RACY
+	return "racy";
 #elif COUNT_MODEL_PERCPU
 	return "percpu";
 #elif COUNT_MODEL_TI
@@ -32,7 +34,7 @@ bool need_resched(void)
  * value (bit 31 clear = wanted). */
 bool should_resched(u32 offset)
 {
-#if COUNT_MODEL_FOLDED
+#if COUNT_BIT31
 	return preempt_count_raw() == offset;
 #else
 	return preempt_count() == offset && tif_need_resched();
@@ -75,7 +77,7 @@ void preempt_schedule_irq(void)
 int preempt_count_describe(char *buf, size_t size, u32 raw, u64 tif)
 {
 	u32 c = raw & ~PREEMPT_NEED_RESCHED;
-#if COUNT_MODEL_FOLDED
+#if COUNT_BIT31
 	int folded = !(raw & PREEMPT_NEED_RESCHED);
 #else
 	int folded = -1;

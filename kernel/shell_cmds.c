@@ -94,18 +94,20 @@ static int cmd_stat(int argc, char **argv)
 	(void)argv;
 	if (too_many("stat", argc, 1))
 		return -1;
-	console_printf("CPU       IRQS   TICKS IPI-SENT IPI-RECV   FOLDS PRE-IRQ PRE-ENBL VOLUNTRY  SWITCHES\n");
+	console_printf("CPU       IRQS   TICKS IPI-SENT IPI-RECV   FOLDS  LOST PRE-IRQ PRE-ENBL VOLUNTRY  SWITCHES\n");
 	for_each_online_cpu(c) {
 		struct cpu_stats *s = &percpu_area[c].stats;
-		console_printf("%3u %10llu %7llu %8llu %8llu %7llu %7llu %8llu %8llu %9llu\n", c,
+		console_printf("%3u %10llu %7llu %8llu %8llu %7llu %5llu %7llu %8llu %8llu %9llu\n", c,
 			       (unsigned long long)s->irqs, (unsigned long long)s->timer_ticks,
 			       (unsigned long long)s->resched_ipi_sent,
 			       (unsigned long long)s->resched_ipi_received,
-			       (unsigned long long)s->folds, (unsigned long long)s->preempt_irq,
+			       (unsigned long long)s->folds, (unsigned long long)s->lost_resched,
+			       (unsigned long long)s->preempt_irq,
 			       (unsigned long long)s->preempt_enable, (unsigned long long)s->voluntary,
 			       (unsigned long long)s->context_switches);
 	}
 	console_printf("IPI-SENT/RECV: reschedule IPIs; FOLDS: TIF_NEED_RESCHED folded into bit 31;\n"
+		       "LOST: COUNT=racy only, remote bit-31 clears the owner's own update overwrote;\n"
 		       "PRE-IRQ/PRE-ENBL: preemptions at IRQ exit / in preempt_enable(); VOLUNTRY: at cond_resched()/might_resched()\n");
 	return 0;
 }
@@ -119,15 +121,16 @@ static int cmd_bench(int argc, char **argv)
 		{ "preempt", bench_preempt },
 		{ "latency", bench_latency },
 		{ "throughput", bench_throughput },
+		{ "race", bench_race },
 	};
 	if (argc < 2) {
-		console_printf("bench: which one? preempt, latency or throughput (e.g. bench latency load=hog)\n");
+		console_printf("bench: which one? preempt, latency, throughput or race (e.g. bench latency load=hog)\n");
 		return -1;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
 		if (!strcmp(benches[i].name, argv[1]))
 			return benches[i].fn(argc - 1, argv + 1);
-	console_printf("bench: unknown benchmark '%s' (preempt, latency or throughput)\n", argv[1]);
+	console_printf("bench: unknown benchmark '%s' (preempt, latency, throughput or race)\n", argv[1]);
 	return -1;
 }
 
@@ -167,7 +170,7 @@ const struct shell_cmd shell_cmds[] = {
 	{ "ps", "ps                         threads: CPU, state, priority, switches", cmd_ps },
 	{ "preempt", "preempt [none|voluntary|full]  show or switch the mode", cmd_preempt },
 	{ "stat", "stat                       per-CPU IRQ, IPI, fold and preemption counters", cmd_stat },
-	{ "bench", "bench NAME [key=value ...] preempt, latency or throughput", cmd_bench },
+	{ "bench", "bench NAME [key=value ...] preempt, latency, throughput or race", cmd_bench },
 	{ "test", "test [SUITE[,SUITE]]        run in-kernel test suites (KTAP)", cmd_test },
 	{ "log", "log                        the kernel log", cmd_log },
 	{ "poweroff", "poweroff                   leave QEMU", cmd_poweroff },
@@ -183,6 +186,7 @@ static int cmd_help(int argc, char **argv)
 		console_printf("  %s\n", shell_cmds[i].usage);
 	console_printf("  bench preempt    [iters=N irq_iters=N]\n"
 		       "  bench latency    [interval=US loops=N load=none|hog|pingpong hog_points=N hog_run=N histogram=N]\n"
-		       "  bench throughput [ops=N W=N p=N lock_every=N rounds=N]\n");
+		       "  bench throughput [ops=N W=N p=N lock_every=N rounds=N]\n"
+		       "  bench race       [rounds=N]  (remote reschedule requests vs a busy count)\n");
 	return 0;
 }

@@ -27,6 +27,13 @@ void resched_curr(u32 cpu)
 	u64 old = __atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);
 	if (old & _TIF_NEED_RESCHED)
 		return; /* already asked: its IPI is on the way */
+#if COUNT_MODEL_RACY
+	/* The article's first idea: clear the target's bit 31 from here, with
+	 * a locked and. The owner's incl/decl are unlocked read-modify-writes:
+	 * one that read the count before this and writes after it puts bit
+	 * 31 back, and the request is lost to preempt_enable(). */
+	__atomic_fetch_and(&per_cpu(preempt_count, cpu), ~PREEMPT_NEED_RESCHED, __ATOMIC_SEQ_CST);
+#endif
 	/* A polling idle loop watches the flag itself: no IPI needed. */
 	if (old & _TIF_POLLING_NRFLAG)
 		return;
@@ -38,12 +45,22 @@ void resched_curr(u32 cpu)
 void scheduler_ipi(void)
 {
 	this_cpu_stat_inc(resched_ipi_received);
+#if COUNT_MODEL_RACY
+	/* The sender cleared bit 31 already; if it is set again, the owner's
+	 * own update overwrote the clear. Count the loss, then repair it (as
+	 * the folded design does every time). */
+	if (tif_need_resched() && !test_preempt_need_resched()) {
+		this_cpu_stat_inc(lost_resched);
+		set_preempt_need_resched();
+	}
+#else
 	if (tif_need_resched()) {
 		set_preempt_need_resched(); /* folded: clear bit 31; else nothing */
 #if COUNT_MODEL_FOLDED
 		this_cpu_stat_inc(folds);
 #endif
 	}
+#endif
 }
 
 static void reschedule_interrupt(struct pt_regs *regs)

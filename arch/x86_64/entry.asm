@@ -77,7 +77,7 @@ common_entry:
 	; preempted (or is an exception taken with IRQs off).
 	test qword [rsp + 16 + PT_REGS_rflags], 1 << 9
 	jz .restore
-%if COUNT_MODEL_FOLDED
+%if COUNT_BIT31
 	; One compare: raw count 0 <=> depth 0 and need-resched (bit 31
 	; inverted) set. This is the whole test the folded design buys.
 	cmp dword [gs:PERCPU_preempt_count], 0

@@ -12,6 +12,10 @@
  *   percpu: per-CPU, need-resched tested in the thread's flags (the seed patch)
  *   ti:     in thread_info at the base of the kernel stack (the kernel before)
  *   off:    only the IRQ fields; preempt_disable() does nothing
+ *   racy:   folded's encoding, but remote CPUs clear bit 31 themselves with
+ *           an atomic and, racing the owner's unlocked incl/decl (the
+ *           article's first idea, kept to count what it loses)
+ * COUNT_BIT31 is set for folded and racy, the two with bit 31.
  */
 #ifndef FOLD_ARCH_PREEMPT_H
 #define FOLD_ARCH_PREEMPT_H
@@ -80,7 +84,7 @@ static __always_inline bool __preempt_count_dec_and_test(void)
 }
 #else
 /* ---- folded, percpu, off: the count is a per-CPU variable at %gs:8. */
-#if COUNT_MODEL_FOLDED
+#if COUNT_BIT31
 #define PREEMPT_ENABLED PREEMPT_NEED_RESCHED
 #else
 #define PREEMPT_ENABLED 0u
@@ -115,7 +119,7 @@ static __always_inline bool __preempt_count_dec_and_test(void)
 			     : "=@cce"(zero)
 			     : "i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
-#if COUNT_MODEL_FOLDED
+#if COUNT_BIT31
 	return zero;
 #else
 	return zero && tif_need_resched();
@@ -148,7 +152,7 @@ static __always_inline void __preempt_count_dec(void)
  * each is one unlocked instruction (and/or/test on %gs:8). */
 static __always_inline void set_preempt_need_resched(void)
 {
-#if COUNT_MODEL_FOLDED
+#if COUNT_BIT31
 	__asm__ __volatile__("andl %0, %%gs:%c1" ::"i"(~PREEMPT_NEED_RESCHED),
 			     "i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
@@ -156,7 +160,7 @@ static __always_inline void set_preempt_need_resched(void)
 }
 static __always_inline void clear_preempt_need_resched(void)
 {
-#if COUNT_MODEL_FOLDED
+#if COUNT_BIT31
 	__asm__ __volatile__("orl %0, %%gs:%c1" ::"i"(PREEMPT_NEED_RESCHED),
 			     "i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
@@ -164,7 +168,7 @@ static __always_inline void clear_preempt_need_resched(void)
 }
 static __always_inline bool test_preempt_need_resched(void)
 {
-#if COUNT_MODEL_FOLDED
+#if COUNT_BIT31
 	return !(preempt_count_raw() & PREEMPT_NEED_RESCHED);
 #else
 	return tif_need_resched();

@@ -29,4 +29,5 @@ u64 bench_ns_x100(u64 ticks, u64 n);
 int bench_preempt(int argc, char **argv);
 int bench_latency(int argc, char **argv);
 int bench_throughput(int argc, char **argv);
+int bench_race(int argc, char **argv);
 #endif

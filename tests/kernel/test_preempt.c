@@ -85,7 +85,7 @@ static void folded_encoding(struct ktest *t)
 	KT_EXPECT_EQ(t, preempt_count_raw(), PREEMPT_ENABLED);
 	KT_EXPECT(t, !should_resched(0));
 	local_irq_restore(f);
-	if (!COUNT_MODEL_FOLDED)
+	if (!COUNT_BIT31)
 		ktest_diag(t, "COUNT=%s: no bit 31; the flag is tested in the thread", preempt_model_name());
 }
 
@@ -228,7 +228,7 @@ static void remote_wake_preempts_at_enable(struct ktest *t)
 	thread_join(a);
 	thread_join(b);
 	KT_EXPECT_EQ(t, h.b_ran_before_enable, 0);
-	if (COUNT_MODEL_FOLDED)
+	if (COUNT_BIT31)
 		KT_EXPECT_EQ(t, h.raw_while_disabled, 1u); /* folded: depth 1, bit 31 clear */
 	if (preempt_mode_full() && !COUNT_MODEL_OFF)
 		KT_EXPECT_EQ(t, h.b_ran_after_enable, 1);
