@@ -99,7 +99,7 @@ $(BUILD)/config: FORCE
 
 $(BUILD)/asm-offsets.inc: arch/x86_64/asm-offsets.c $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -S -o $(BUILD)/asm-offsets.s $<
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $(BUILD)/asm-offsets.d -MT $@ -S -o $(BUILD)/asm-offsets.s $<
 	$(Q)sed -n 's/^[[:space:]]*->\([A-Za-z_0-9]*\) \$$\{0,1\}\(-\{0,1\}[0-9]*\).*/%define \1 \2/p' \
 		$(BUILD)/asm-offsets.s > $@
 	$(Q)sed 's/%define \([A-Za-z_0-9]*\) \(.*\)/\1 = \2/' $@ > $(BUILD)/fold_offsets.py
@@ -250,4 +250,4 @@ help:
 	@echo "  BENCH_MODELS BENCH_MODES BENCH_SMP BENCH_LOADS BENCH_ARGS BENCH_JOBS BENCH_TIMEOUT BENCH_OUT  make bench's matrix"
 	@echo "  QEMU=$(QEMU) HOSTCC=$(HOSTCC) NASM=$(NASM)  the tools"
 
--include $(DEPS)
+-include $(DEPS) $(BUILD)/asm-offsets.d

@@ -75,8 +75,7 @@ static void kmain_on_stack(void *arg)
 	apic_init_cpu();                   /* this CPU's local APIC */
 	percpu_area[0].apic_id = apic->id();
 	hrtimer_init_cpu();                /* LAPIC timer calibrated, the tick */
-	percpu_area[0].online = 1;
-	nr_cpus_online = 1;
+	set_cpu_online(0);
 	local_irq_enable();
 	nr_cpus_possible = smp_boot_aps(); /* INIT-SIPI-SIPI, one AP at a time */
 	pr_info("smp: %u CPUs online (%s, timer %llu MHz, HZ %u)\n", nr_cpus_online, apic->name,

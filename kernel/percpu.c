@@ -5,6 +5,14 @@
 struct percpu percpu_area[MAX_CPUS];
 u32 nr_cpus_online;
 u32 nr_cpus_possible = 1;
+volatile u64 cpu_online_bits;
+
+void set_cpu_online(u32 cpu)
+{
+	WRITE_ONCE(percpu_area[cpu].online, 1);
+	__atomic_fetch_or(&cpu_online_bits, 1UL << cpu, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&nr_cpus_online, 1, __ATOMIC_SEQ_CST);
+}
 
 /* Point this CPU's GS base at its area. Must come before anything that
  * touches %gs: printk, spinlocks, the preempt count. */

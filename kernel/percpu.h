@@ -21,6 +21,7 @@ struct cpu_stats {
 	u64 timer_ticks;
 	u64 resched_ipi_sent;
 	u64 resched_ipi_received;
+	u64 resched_ipi_avoided; /* target idle polled the flag (Linux: sched_wake_idle_without_ipi) */
 	u64 folds;
 	u64 lost_resched;    /* racy model: a remote bit-31 clear the owner overwrote */
 	u64 call_function_ipis;
@@ -40,9 +41,8 @@ struct percpu {
 	u32 apic_id;
 	u32 online;
 	struct thread *idle;
-	u64 ist_stacks[3];         /* tops of the #DF, NMI, #MC stacks */
 	void *fault_catcher;       /* kernel/fault_catch.h, tests only */
-	void *rq;                  /* sched/runqueue.c's struct rq */
+	void *rq;                  /* sched/core.c's struct rq */
 	void *timers;              /* kernel/hrtimer.c's per-CPU queue */
 	u64 probe_scratch;         /* written by kernel/probes.c only */
 	u32 bench_count;           /* the preempt benchmark's stand-in count */
@@ -61,5 +61,13 @@ extern u32 nr_cpus_possible;
 #include "arch/x86_64/percpu.h"
 
 void percpu_init_cpu(u32 cpu, u32 apic_id);
+/* Mark this CPU online: its flag, the online mask, nr_cpus_online. */
+void set_cpu_online(u32 cpu);
+/* Bit c set when CPU c is online (kept by set_cpu_online()). */
+static inline u64 cpu_online_mask(void)
+{
+	extern volatile u64 cpu_online_bits;
+	return READ_ONCE(cpu_online_bits);
+}
 
 #endif

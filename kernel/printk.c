@@ -41,6 +41,19 @@ static void console_lock_release(bool held, u64 flags)
 		local_irq_restore(flags);
 }
 
+/* Append to this CPU's capture, if any; returns whether the console
+ * should stay quiet. Called with the console lock held. */
+static bool capture_append(u32 cpu, const char *s, size_t n)
+{
+	struct printk_capture *cap = capture[cpu];
+	if (!cap)
+		return false;
+	for (size_t i = 0; i < n && cap->len + 1 < cap->size; i++)
+		cap->buf[cap->len++] = s[i];
+	cap->buf[cap->len] = 0;
+	return cap->quiet;
+}
+
 static void log_append(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -84,7 +97,6 @@ int vprintk(const char *fmt, va_list ap)
 
 	u64 flags;
 	bool held = console_lock_acquire(&flags);
-	struct printk_capture *cap = capture[cpu];
 	const char *p = text, *end = text + n;
 	while (p < end || p == text) {
 		const char *nl = p;
@@ -100,13 +112,9 @@ int vprintk(const char *fmt, va_list ap)
 		if (m >= (int)sizeof(line))
 			m = sizeof(line) - 1;
 		log_append(line, m);
-		if (level <= console_loglevel && !(cap && cap->quiet))
+		bool quiet = capture_append(cpu, line, (size_t)m);
+		if (level <= console_loglevel && !quiet)
 			serial_write(line, m);
-		if (cap) {
-			for (int i = 0; i < m && cap->len + 1 < cap->size; i++)
-				cap->buf[cap->len++] = line[i];
-			cap->buf[cap->len] = 0;
-		}
 		p += len + (nl ? 1 : 0);
 		if (!nl)
 			break;
@@ -128,13 +136,7 @@ void console_write(const char *s, size_t n)
 {
 	u64 flags;
 	bool held = console_lock_acquire(&flags);
-	struct printk_capture *cap = capture[this_cpu_or_zero()];
-	if (cap) {
-		for (size_t i = 0; i < n && cap->len + 1 < cap->size; i++)
-			cap->buf[cap->len++] = s[i];
-		cap->buf[cap->len] = 0;
-	}
-	if (!(cap && cap->quiet))
+	if (!capture_append(this_cpu_or_zero(), s, n))
 		serial_write(s, n);
 	console_lock_release(held, flags);
 }

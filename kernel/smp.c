@@ -23,14 +23,6 @@ static struct call_queue {
 	struct list_head list;
 } queues[MAX_CPUS];
 
-u64 cpu_online_mask(void)
-{
-	u64 m = 0;
-	for_each_online_cpu(c)
-		m |= 1UL << c;
-	return m;
-}
-
 u32 smp_processor_id(void)
 {
 	/* The CPU number is stable only while nothing can migrate us. */

@@ -15,5 +15,4 @@ void smp_call_function_many(u64 mask, smp_call_func_t fn, void *arg, bool wait);
 void smp_init(void);          /* register the IPI handlers */
 void smp_stop_other_cpus(void);
 u32 smp_processor_id(void);   /* checks preemption is off (debug) */
-u64 cpu_online_mask(void);
 #endif

@@ -213,7 +213,6 @@ bool wake_up_thread(struct thread *t)
 			return false;
 		}
 		__atomic_store_n(&t->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
-		t->wakeups++;
 		if (t->on_rq) {
 			/* Still on its CPU, on the way to schedule(): seeing
 			 * RUNNING there, it will simply stay. */

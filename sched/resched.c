@@ -35,8 +35,10 @@ void resched_curr(u32 cpu)
 	__atomic_fetch_and(&per_cpu(preempt_count, cpu), ~PREEMPT_NEED_RESCHED, __ATOMIC_SEQ_CST);
 #endif
 	/* A polling idle loop watches the flag itself: no IPI needed. */
-	if (old & _TIF_POLLING_NRFLAG)
+	if (old & _TIF_POLLING_NRFLAG) {
+		this_cpu_stat_inc(resched_ipi_avoided);
 		return;
+	}
 	this_cpu_stat_inc(resched_ipi_sent);
 	apic_send_ipi(cpu, VECTOR_RESCHEDULE);
 }

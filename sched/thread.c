@@ -17,7 +17,6 @@ struct thread boot_thread = {
 	.prio = PRIO_NORMAL,
 	.all_node = LIST_HEAD_INIT(boot_thread.all_node),
 	.rq_node = LIST_HEAD_INIT(boot_thread.rq_node),
-	.joiners = LIST_HEAD_INIT(boot_thread.joiners),
 };
 
 static DEFINE_SPINLOCK(threads_lock);
@@ -45,7 +44,6 @@ struct thread *thread_alloc(const char *name, int prio, u64 allowed)
 	t->allowed_cpus = allowed;
 	t->state = THREAD_SLEEPING;
 	INIT_LIST_HEAD(&t->rq_node);
-	INIT_LIST_HEAD(&t->joiners);
 	add_to_all(t);
 	return t;
 }

@@ -37,11 +37,7 @@ struct thread {
 	volatile int on_rq;
 	struct list_head rq_node;  /* run queue */
 	struct list_head all_node; /* every thread, for ps */
-	struct list_head wait_node;/* wait queue */
 	volatile int on_cpu;       /* 1 from switch-in until the switch-out completes */
-	struct list_head joiners;  /* waiters in thread_join */
-	u64 wake_time;             /* sleep_until deadline (ns) */
-	u64 wakeups;
 };
 
 #endif

@@ -44,9 +44,7 @@ void gdt_init_cpu(u32 cpu)
 	g[4] = base >> 32;
 
 	for (int i = 0; i < 3; i++) {
-		u64 top = stack_alloc();
-		t->ist[i] = top;
-		per_cpu(ist_stacks[i], cpu) = top;
+		t->ist[i] = stack_alloc();
 	}
 	t->iomap_base = sizeof(*t); /* no I/O permission bitmap */
 

@@ -122,8 +122,7 @@ void ap_main(u32 cpu)
 		panic("smp: CPU %u: APIC ID %u from the APIC, %u from CPUID, %u from the MADT",
 		      cpu, hw, cpuid_id, per_cpu(apic_id, cpu));
 	hrtimer_init_cpu();                 /* the tick on this CPU */
-	WRITE_ONCE(per_cpu(online, cpu), 1);
-	__atomic_fetch_add(&nr_cpus_online, 1, __ATOMIC_SEQ_CST);
+	set_cpu_online(cpu);
 	WRITE_ONCE(ap_alive, cpu);          /* tell the boot CPU */
 	cpu_idle();                         /* never returns */
 }

@@ -139,15 +139,14 @@ static void ctxsw(const char *ctx, const char *name, u32 cpu_a, u32 cpu_b, u64 r
 
 /* resched_ipi: two threads spinning on CPUs 0 and 1, each waiting for the
  * other's reschedule request to reach it, then sending one back. */
-static volatile u64 ipi_seen[2];
+static u64 ipi_rounds;
 static volatile int ipi_stop;
 static u64 ipi_ticks;
 
 static void ipi_thread(void *arg)
 {
 	u32 me = (u32)(u64)arg, other = 1 - me;
-	u64 rounds = ipi_seen[me]; /* the round count rides in */
-	ipi_seen[me] = 0;
+	u64 rounds = ipi_rounds;
 	/* Counted from here on, so an IPI that lands early is not lost. */
 	u64 seen = READ_ONCE(per_cpu(stats.resched_ipi_received, me));
 	u64 t0 = rdtsc();
@@ -174,7 +173,7 @@ static void resched_ipi(const char *ctx, u64 rounds)
 {
 	char a[32];
 	ipi_stop = 0;
-	ipi_seen[0] = ipi_seen[1] = rounds;
+	ipi_rounds = rounds;
 	struct thread *t1 = thread_create(ipi_thread, (void *)1UL, "ipi-1", 50, 1UL << 1);
 	sleep_ns(NSEC_PER_MSEC);
 	struct thread *t0 = thread_create(ipi_thread, (void *)0UL, "ipi-0", 50, 1UL << 0);

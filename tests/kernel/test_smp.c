@@ -30,6 +30,12 @@ static void where_am_i(void *arg)
 static void percpu_areas(struct ktest *t)
 {
 	KT_EXPECT_EQ(t, nr_cpus_online, nr_cpus_possible);
+	/* The online mask and the per-CPU flags say the same thing. */
+	u64 flags = 0;
+	for_each_online_cpu(c)
+		flags |= 1UL << c;
+	KT_EXPECT_EQ(t, cpu_online_mask(), flags);
+	KT_EXPECT_EQ(t, cpu_online_mask(), (1UL << nr_cpus_online) - 1);
 	for_each_online_cpu(c) {
 		struct where w = { 0 };
 		KT_ASSERT_EQ(t, smp_call_function_single(c, where_am_i, &w, true), 0);
