@@ -177,6 +177,45 @@ static void remote_request_folds(struct ktest *t)
 	}
 }
 
+/* idle=poll: an idle CPU spins on its flag with TIF_POLLING_NRFLAG set,
+ * so a request to it needs no IPI; idle=halt always sends one. The poll
+ * loop drops the flag briefly between rounds, so ask many times and
+ * expect most requests, not all, to skip the IPI. */
+static void idle_poll_skips_ipi(struct ktest *t)
+{
+	if (nr_cpus_online < 2)
+		KT_SKIP(t, "one CPU");
+	preempt_disable();
+	u32 self = raw_smp_processor_id();
+	preempt_enable();
+	u32 c = self == 0 ? 1 : 0;
+	int asked = 0, avoided = 0;
+	for (int i = 0; i < 64; i++) {
+		/* Wait until c is idle with no request pending. */
+		u64 end = ktime_get_ns() + NSEC_PER_SEC;
+		struct thread *curr;
+		while (((curr = rq_curr(c)) != per_cpu(idle, c) ||
+			(READ_ONCE(curr->flags) & _TIF_NEED_RESCHED)) && ktime_get_ns() < end)
+			cpu_relax();
+		if (curr != per_cpu(idle, c))
+			continue; /* busy with someone else's thread: skip this round */
+		preempt_disable();
+		struct cpu_stats *mine = &this_cpu_ptr()->stats;
+		u64 before = mine->resched_ipi_avoided;
+		resched_curr(c);
+		avoided += mine->resched_ipi_avoided - before;
+		preempt_enable();
+		asked++;
+	}
+	ktest_diag(t, "idle=%s: %d requests to an idle CPU, %d without an IPI",
+		   cmdline.idle_poll ? "poll" : "halt", asked, avoided);
+	KT_EXPECT_OP(t, asked, >=, 32);
+	if (cmdline.idle_poll)
+		KT_EXPECT_OP(t, avoided, >=, asked / 2);
+	else
+		KT_EXPECT_EQ(t, avoided, 0);
+}
+
 /* The whole mechanism across CPUs: thread A on CPU X disables preemption;
  * a FIFO thread B pinned to X is woken from another CPU, so X gets the
  * RESCHEDULE IPI and folds it while A's count is 1. Full mode: B runs
@@ -252,4 +291,5 @@ KTEST_SUITE(preempt,
 	KTEST_CASE(enable_calls_schedule_once),
 	KTEST_CASE(request_waits_for_final_enable),
 	KTEST_CASE(remote_request_folds),
+	KTEST_CASE(idle_poll_skips_ipi),
 	KTEST_CASE(remote_wake_preempts_at_enable));
