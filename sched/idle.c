@@ -13,15 +13,19 @@ __noreturn void cpu_idle(void)
 	preempt_count_set(PREEMPT_ENABLED); /* idle runs preemptible */
 	local_irq_enable();
 	for (;;) {
+		/* idle=poll: TIF_POLLING_NRFLAG stays set for the whole loop, so
+		 * a request at any point of it needs no IPI: every step below
+		 * is followed by a need_resched() test. Cleared before
+		 * schedule(), as Linux's do_idle() does. */
+		if (cmdline.idle_poll)
+			__atomic_fetch_or(&self->flags, _TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
 		while (!need_resched()) {
 			sched_pull_work();
 			if (need_resched())
 				break;
 			if (cmdline.idle_poll) {
-				__atomic_fetch_or(&self->flags, _TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
 				for (int i = 0; i < 1000 && !need_resched(); i++)
 					cpu_relax();
-				__atomic_fetch_and(&self->flags, ~_TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
 			} else {
 				local_irq_disable();
 				if (!need_resched())
@@ -30,6 +34,8 @@ __noreturn void cpu_idle(void)
 					local_irq_enable();
 			}
 		}
+		if (cmdline.idle_poll)
+			__atomic_fetch_and(&self->flags, ~_TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
 		schedule();
 	}
 }

@@ -299,7 +299,7 @@ def test_qemu_command(run, tmp) -> list[str]:
     kvm = run.Row(name="k", accel="kvm", qemu=["-d", "int"])
     cmd = run.qemu_command(["qemu"], kvm, "x.iso", "x.log")
     problems = []
-    if " ".join(cmd[cmd.index("-accel"):][:4]) != "-accel kvm -cpu host":
+    if " ".join(cmd[cmd.index("-accel"):][:4]) != "-accel kvm -cpu host,-arch-capabilities":
         problems.append(f"kvm row: {cmd}")
     if "-icount" in cmd:
         problems.append("icount given without icount=1")

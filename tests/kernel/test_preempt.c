@@ -178,9 +178,11 @@ static void remote_request_folds(struct ktest *t)
 }
 
 /* idle=poll: an idle CPU spins on its flag with TIF_POLLING_NRFLAG set,
- * so a request to it needs no IPI; idle=halt always sends one. The poll
- * loop drops the flag briefly between rounds, so ask many times and
- * expect most requests, not all, to skip the IPI. */
+ * so a request to it needs no IPI; idle=halt always sends one. Each round
+ * waits until the target is idle (and polling, under idle=poll) with no
+ * request pending, then asks. A round can still lose the race to a
+ * wake-up on the target (the request then finds the flag set and does
+ * nothing), so expect 3 in 4 rounds, not all, to skip the IPI. */
 static void idle_poll_skips_ipi(struct ktest *t)
 {
 	if (nr_cpus_online < 2)
@@ -189,15 +191,17 @@ static void idle_poll_skips_ipi(struct ktest *t)
 	u32 self = raw_smp_processor_id();
 	preempt_enable();
 	u32 c = self == 0 ? 1 : 0;
+	u64 want = cmdline.idle_poll ? _TIF_POLLING_NRFLAG : 0;
 	int asked = 0, avoided = 0;
 	for (int i = 0; i < 64; i++) {
-		/* Wait until c is idle with no request pending. */
 		u64 end = ktime_get_ns() + NSEC_PER_SEC;
 		struct thread *curr;
-		while (((curr = rq_curr(c)) != per_cpu(idle, c) ||
-			(READ_ONCE(curr->flags) & _TIF_NEED_RESCHED)) && ktime_get_ns() < end)
+		bool ready;
+		while (!(ready = (curr = rq_curr(c)) == per_cpu(idle, c) &&
+				 (READ_ONCE(curr->flags) & (_TIF_NEED_RESCHED | _TIF_POLLING_NRFLAG)) == want) &&
+		       ktime_get_ns() < end)
 			cpu_relax();
-		if (curr != per_cpu(idle, c))
+		if (!ready)
 			continue; /* busy with someone else's thread: skip this round */
 		preempt_disable();
 		struct cpu_stats *mine = &this_cpu_ptr()->stats;
@@ -211,7 +215,7 @@ static void idle_poll_skips_ipi(struct ktest *t)
 		   cmdline.idle_poll ? "poll" : "halt", asked, avoided);
 	KT_EXPECT_OP(t, asked, >=, 32);
 	if (cmdline.idle_poll)
-		KT_EXPECT_OP(t, avoided, >=, asked / 2);
+		KT_EXPECT_OP(t, avoided, >=, asked * 3 / 4);
 	else
 		KT_EXPECT_EQ(t, avoided, 0);
 }
