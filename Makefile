@@ -78,7 +78,7 @@ CFLAGS_COMMON := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-
 	-fno-omit-frame-pointer -fno-strict-aliasing -fno-asynchronous-unwind-tables \
 	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS)
 CFLAGS := $(CFLAGS_COMMON) $(MODEL_DEFS)
-NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ $(MODEL_DEFS)
+NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/ $(MODEL_DEFS)
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # ---- sources ----------------------------------------------------------------
@@ -118,7 +118,10 @@ $(BUILD)/obj/bench_pair_%.o: tests/kernel/bench_pair.c $(BUILD)/config | tools
 	$(Q)$(CC) $(CFLAGS_COMMON) $(call model_defs,$*) -DPREEMPT_COUNT_FIELD=bench_count \
 		-DBENCH_VARIANT=$* -MMD -MP -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.asm $(BUILD)/asm-offsets.inc $(BUILD)/config | tools
+# Every asm file depends on every shared .inc (NASM 2.16's -MD leaves out
+# files found through -I, so the list is written here).
+ASM_INCS := $(wildcard arch/x86_64/*.inc)
+$(BUILD)/obj/%.o: %.asm $(BUILD)/asm-offsets.inc $(ASM_INCS) $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  NASM    $<")
 	$(Q)$(NASM) $(NASMFLAGS) -o $@ $<

@@ -49,7 +49,7 @@ struct thread *thread_alloc(const char *name, int prio, u64 allowed)
 }
 
 /* The first frame of a new thread: switch_to pops six callee-saved
- * registers and returns into thread_entry, with the count a switch
+ * registers (POP_CALLEE_SAVED, arch/x86_64/callee_saved.inc) and returns into thread_entry, with the count a switch
  * expects (the ti model keeps it at the base of this stack). */
 void thread_setup_stack(struct thread *t, u64 top)
 {

@@ -1,5 +1,6 @@
 ; fault_catch_call / fault_catch_resume: see arch/x86_64/fault_catch.h.
 %include "asm-offsets.inc"
+%include "callee_saved.inc"
 bits 64
 default rel
 section .text
@@ -8,13 +9,7 @@ section .text
 ;                      void *arg /* rdx */, u64 stack_top /* rcx */)
 global fault_catch_call
 fault_catch_call:
-	push rbp
-	mov rbp, rsp
-	push rbx
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_CALLEE_SAVED
 	mov [rdi], rsp			; c->saved_rsp
 	mov [gs:PERCPU_fault_catcher], rdi
 	mov rbx, rdi
@@ -36,11 +31,6 @@ fault_catch_resume:
 	mov qword [gs:PERCPU_fault_catcher], 0
 	mov eax, 1
 fault_catch_out:
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbx
-	pop rbp
+	POP_CALLEE_SAVED
 	ret
 

@@ -4,6 +4,7 @@
 ; `ret` then continues wherever next last called switch_to, or, for a new
 ; thread, at thread_entry (its stack was built by thread_create).
 %include "asm-offsets.inc"
+%include "callee_saved.inc"
 bits 64
 section .text
 
@@ -11,22 +12,11 @@ section .text
 ; returns prev (in rax), for the code that runs next on this CPU.
 global switch_to
 switch_to:
-	push rbp
-	mov rbp, rsp
-	push rbx
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_CALLEE_SAVED
 	mov [rdi + THREAD_ksp], rsp
 	mov rsp, [rsi + THREAD_ksp]
 	mov rax, rdi
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbx
-	pop rbp
+	POP_CALLEE_SAVED
 	ret
 
 ; A new thread's first instructions: rax = prev from switch_to.
