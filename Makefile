@@ -82,10 +82,10 @@ NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/ $(MODEL_DEFS)
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # ---- sources ----------------------------------------------------------------
-C_SRCS := $(wildcard kernel/*.c arch/x86_64/*.c sched/*.c lib/*.c tests/kernel/*.c)
-C_SRCS := $(filter-out arch/x86_64/asm-offsets.c tests/kernel/bench_pair.c,$(C_SRCS))
+C_SRCS := $(wildcard kernel/*.c arch/x86_64/*.c sched/*.c lib/*.c tests/kernel/*.c kernel/bench/*.c)
+C_SRCS := $(filter-out arch/x86_64/asm-offsets.c kernel/bench/bench_pair.c,$(C_SRCS))
 ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
-# The preempt benchmark's pair, once per count model (tests/kernel/bench_pair.c).
+# The preempt benchmark's pair, once per count model (kernel/bench/bench_pair.c).
 PAIR_OBJS := $(patsubst %,$(BUILD)/obj/bench_pair_%.o,folded percpu ti off)
 OBJS := $(C_SRCS:%.c=$(BUILD)/obj/%.o) $(ASM_SRCS:%.asm=$(BUILD)/obj/%.o) $(PAIR_OBJS)
 DEPS := $(C_SRCS:%.c=$(BUILD)/obj/%.d) $(PAIR_OBJS:.o=.d)
@@ -112,7 +112,7 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/config | tools
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/obj/bench_pair_%.o: tests/kernel/bench_pair.c $(BUILD)/config | tools
+$(BUILD)/obj/bench_pair_%.o: kernel/bench/bench_pair.c $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< ($*)")
 	$(Q)$(CC) $(CFLAGS_COMMON) $(call model_defs,$*) -DPREEMPT_COUNT_FIELD=bench_count \

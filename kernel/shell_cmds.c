@@ -10,7 +10,7 @@
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
 #include "arch/x86_64/apic.h"
-#include "tests/kernel/bench.h"
+#include "kernel/bench/bench.h"
 #include "lib/string.h"
 
 

@@ -1,4 +1,4 @@
-#include "tests/kernel/bench.h"
+#include "kernel/bench/bench.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"

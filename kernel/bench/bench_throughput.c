@@ -11,7 +11,7 @@
  *                 request and asks back: ns per round trip
  * Under clock=icount, cross-CPU figures are path lengths: QEMU runs the
  * vCPUs one at a time and the IPI itself costs no virtual time. */
-#include "tests/kernel/bench.h"
+#include "kernel/bench/bench.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"

@@ -11,7 +11,7 @@
  * Output: cyclictest's T: lines (values in microseconds) with p99, its
  * histogram format with histogram=N (N one-microsecond buckets), and
  * BENCH latency / latency_hist lines in nanoseconds. */
-#include "tests/kernel/bench.h"
+#include "kernel/bench/bench.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"

@@ -4,7 +4,7 @@
  * with (the real count); then the cost of an interrupt round trip, whose
  * exit path holds the model's IRQ-exit preemption check. The loop's own
  * cost is measured by an empty loop and subtracted. */
-#include "tests/kernel/bench.h"
+#include "kernel/bench/bench.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"

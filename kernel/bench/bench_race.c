@@ -8,7 +8,7 @@
  * so nothing can be lost: the same run reports 0. Under -icount QEMU never
  * interleaves two vCPUs inside one instruction, so losses show only with
  * plain TCG's parallel vCPU threads (or real hardware). */
-#include "tests/kernel/bench.h"
+#include "kernel/bench/bench.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
