@@ -58,12 +58,9 @@ ifneq ($(shell echo '$(SMP)' | grep -Ex '[1-9][0-9]?'),$(SMP))
 $(error SMP=$(SMP): a CPU count from 1 to 64)
 endif
 
-model_defs = -DCOUNT_MODEL_FOLDED=$(if $(filter folded,$(1)),1,0) \
-	-DCOUNT_MODEL_PERCPU=$(if $(filter percpu,$(1)),1,0) \
-	-DCOUNT_MODEL_TI=$(if $(filter ti,$(1)),1,0) \
-	-DCOUNT_MODEL_OFF=$(if $(filter off,$(1)),1,0) \
-	-DCOUNT_MODEL_RACY=$(if $(filter racy,$(1)),1,0) \
-	-DCOUNT_BIT31=$(if $(filter folded racy,$(1)),1,0)
+# The count model is one file, arch/x86_64/preempt/$(COUNT).h, which
+# kernel/preempt.h includes; nothing else in the build depends on COUNT.
+model_defs = -DPREEMPT_MODEL_H='"arch/x86_64/preempt/$(1).h"'
 MODEL_DEFS := $(call model_defs,$(COUNT))
 MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT) | tr a-z A-Z) \
 	-DPREEMPT_MODE_DEFAULT_NAME='"$(PREEMPT)"'
@@ -78,7 +75,7 @@ CFLAGS_COMMON := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-
 	-fno-omit-frame-pointer -fno-strict-aliasing -fno-asynchronous-unwind-tables \
 	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS)
 CFLAGS := $(CFLAGS_COMMON) $(MODEL_DEFS)
-NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/ $(MODEL_DEFS)
+NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
 
 # ---- sources ----------------------------------------------------------------

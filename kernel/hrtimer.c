@@ -1,11 +1,10 @@
 #include "kernel/hrtimer.h"
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
-#include "kernel/irq.h"
 #include "kernel/time.h"
 #include "kernel/cmdline.h"
 #include "kernel/panic.h"
-#include "arch/x86_64/apic.h"
+#include "arch/x86_64/timer.h"
 #include "arch/x86_64/cpu.h"
 #include "sched/sched.h"
 
@@ -30,12 +29,12 @@ void hrtimer_init(struct hrtimer *t, void (*fn)(struct hrtimer *t))
 static void reprogram(struct timer_base *b)
 {
 	if (list_empty(&b->queue)) {
-		apic_timer_stop();
+		arch_timer_stop();
 		return;
 	}
 	struct hrtimer *first = list_first_entry(&b->queue, struct hrtimer, node);
 	u64 now = ktime_get_ns();
-	apic_timer_oneshot_ns(first->expires > now ? first->expires - now : 1);
+	arch_timer_oneshot_ns(first->expires > now ? first->expires - now : 1);
 }
 
 static void enqueue(struct timer_base *b, struct hrtimer *t)
@@ -88,7 +87,6 @@ static void timer_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
 	struct timer_base *b = &bases[raw_smp_processor_id()];
-	apic_eoi();
 	spin_lock(&b->lock);
 	for (;;) {
 		if (list_empty(&b->queue))
@@ -139,12 +137,10 @@ void hrtimer_init_cpu(void)
 	struct timer_base *b = &bases[cpu];
 	if (cpu == 0) {
 		tick_hz = cmdline.hz;
-		apic_timer_calibrate();
-		irq_register(VECTOR_TIMER, timer_interrupt, "timer");
+		arch_timer_init(timer_interrupt);
 	}
 	spin_lock_init(&b->lock, "timer_base");
 	INIT_LIST_HEAD(&b->queue);
 	hrtimer_init(&b->tick, tick_fn);
-	per_cpu(timers, cpu) = b;
 	hrtimer_start(&b->tick, ktime_get_ns() + NSEC_PER_SEC / tick_hz);
 }

@@ -19,7 +19,8 @@
 #include "arch/x86_64/tsc.h"
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/acpi.h"
-#include "arch/x86_64/apic.h"
+#include "arch/x86_64/irq.h"
+#include "arch/x86_64/switch.h"
 #include "arch/x86_64/smpboot.h"
 #include "kernel/smp.h"
 #include "kernel/hrtimer.h"
@@ -32,9 +33,7 @@
 #define DEFAULT_BENCH "cpus;bench preempt;bench latency loops=500;" \
 	"bench latency loops=500 load=hog;bench throughput ops=50000 rounds=2000;stat"
 
-void kmain(u64 multiboot_info_phys);
 static void kmain_on_stack(void *arg);
-void switch_to_stack(void (*fn)(void *), void *arg, u64 stack_top);
 
 void kmain(u64 multiboot_info_phys)
 {
@@ -53,33 +52,22 @@ void kmain(u64 multiboot_info_phys)
 	gdt_init_cpu(0);                   /* GDT + TSS with IST stacks */
 	u64 top = stack_alloc();           /* a stack with a guard page ... */
 	boot_thread.stack_top = top;
-	arch_stack_init_count(top, preempt_count_raw()); /* (ti: count on the stack) */
+	preempt_count_init_stack(top, preempt_count_raw()); /* (ti: count on the stack) */
 	switch_to_stack(kmain_on_stack, NULL, top); /* ... to finish booting on */
 }
 
 static void kmain_on_stack(void *arg)
 {
 	(void)arg;
-	int mode = cmdline.preempt_mode >= 0 ? cmdline.preempt_mode : PREEMPT_MODE_DEFAULT;
-	if (!preempt_mode_valid(mode)) {
-		pr_warn("preempt: mode '%s' needs a preempt count, COUNT=%s has none; using '%s'\n",
-			preempt_mode_name(mode), preempt_model_name(),
-			preempt_mode_name(PREEMPT_MODE_DEFAULT));
-		mode = PREEMPT_MODE_DEFAULT;
-	}
-	preempt_mode_init(mode);           /* none, voluntary or full */
+	preempt_mode_init(cmdline.preempt_mode); /* none, voluntary or full */
 	smp_init();                        /* CALL_FUNCTION IPIs */
-	sched_init();                      /* run queue 0, idle thread, RESCHEDULE IPI */
-	bool acpi = acpi_init();           /* MADT: which CPUs exist */
-	apic_init_bsp(acpi ? madt.lapic_phys : 0); /* xAPIC or x2APIC */
-	apic_init_cpu();                   /* this CPU's local APIC */
-	percpu_area[0].apic_id = apic->id();
+	sched_init();                      /* run queue 0, idle thread */
+	acpi_init();                       /* MADT: which CPUs exist */
+	init_IRQ();                        /* local APIC (xAPIC or x2APIC), IPI vectors */
 	hrtimer_init_cpu();                /* LAPIC timer calibrated, the tick */
 	set_cpu_online(0);
 	local_irq_enable();
-	nr_cpus_possible = smp_boot_aps(); /* INIT-SIPI-SIPI, one AP at a time */
-	pr_info("smp: %u CPUs online (%s, timer %llu MHz, HZ %u)\n", nr_cpus_online, apic->name,
-		(unsigned long long)(apic_timer_hz / 1000000), tick_hz);
+	smp_boot_aps();                    /* INIT-SIPI-SIPI, one AP at a time */
 	pr_info("preempt: count model %s, mode %s\n", preempt_model_name(),
 		preempt_mode_name(preempt_mode));
 	preempt_enable();                  /* boot is done with its own count */

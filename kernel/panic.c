@@ -5,6 +5,7 @@
 #include "kernel/preempt.h"
 #include "kernel/mm.h"
 #include "kernel/smp.h"
+#include "arch/x86_64/ipi.h"
 #include "sched/thread.h"
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/cpu.h"
@@ -130,7 +131,7 @@ __noreturn void panic(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	smp_stop_other_cpus();
+	smp_send_stop();
 	console_loglevel = 7;
 	printk(KERN_EMERG "PANIC: %s\n", msg);
 	dump_context();

@@ -26,7 +26,7 @@ struct cpu_stats {
 	u64 lost_resched;    /* racy model: a remote bit-31 clear the owner overwrote */
 	u64 call_function_ipis;
 	u64 preempt_irq;     /* preemptions at IRQ exit */
-	u64 preempt_enable;  /* preemptions from preempt_enable() */
+	u64 preempt_enable_switches; /* preemptions made in preempt_schedule() (from preempt_enable) */
 	u64 preempt_schedule_calls;
 	u64 voluntary;       /* cond_resched/might_resched switches */
 	u64 context_switches;
@@ -43,7 +43,6 @@ struct percpu {
 	struct thread *idle;
 	void *fault_catcher;       /* kernel/fault_catch.h, tests only */
 	void *rq;                  /* sched/core.c's struct rq */
-	void *timers;              /* kernel/hrtimer.c's per-CPU queue */
 	u64 probe_scratch;         /* written by kernel/probes.c only */
 	u32 bench_count;           /* the preempt benchmark's stand-in count */
 	struct cpu_stats stats;

@@ -1,5 +1,5 @@
 /* The preempt count: what it means (this file) and how it is stored (the
- * count model, arch/x86_64/preempt.h).
+ * count model: one file of arch/x86_64/preempt/, chosen by `make COUNT=`).
  *
  * 32 bits, Linux's layout (include/linux/preempt.h):
  *   bits  0-7   preempt-disable depth        PREEMPT_MASK
@@ -16,6 +16,9 @@
 #define FOLD_KERNEL_PREEMPT_H
 
 #include "lib/types.h"
+#include "kernel/percpu.h"
+#include "arch/x86_64/preempt/thunk.h"
+#include "arch/x86_64/cpu.h"
 
 #define PREEMPT_BITS 8
 #define SOFTIRQ_BITS 8
@@ -37,15 +40,6 @@
 #define SOFTIRQ_OFFSET (1u << SOFTIRQ_SHIFT)
 #define HARDIRQ_OFFSET (1u << HARDIRQ_SHIFT)
 #define NMI_OFFSET (1u << NMI_SHIFT)
-/* What preempt_disable() adds. Without a count (COUNT=off) it adds
- * nothing, as in Linux without CONFIG_PREEMPT_COUNT, so every "count at
- * a switch" invariant below still holds with 0. */
-#if COUNT_MODEL_OFF
-#define PREEMPT_DISABLE_OFFSET 0u
-#else
-#define PREEMPT_DISABLE_OFFSET PREEMPT_OFFSET
-#endif
-
 #define PREEMPT_NEED_RESCHED 0x80000000u
 
 /* Thread flags (struct thread.flags), set atomically by any CPU. */
@@ -59,7 +53,56 @@
  * more. New threads start with it (Linux's FORK_PREEMPT_COUNT). */
 #define SWITCH_PREEMPT_COUNT (2 * PREEMPT_DISABLE_OFFSET)
 
-#include "arch/x86_64/preempt.h"
+/* current->flags & _TIF_NEED_RESCHED: the authoritative copy of the
+ * request, which any CPU may set (struct thread's flags are its first
+ * field, asserted in sched/thread.c). */
+static __always_inline bool tif_need_resched(void)
+{
+	const volatile u64 *flags = (const volatile u64 *)this_cpu_read(current);
+	return *flags & _TIF_NEED_RESCHED;
+}
+
+static __always_inline bool preempt_fold_need_resched(void);
+
+/* ---- The count model. The build names one file of arch/x86_64/preempt/
+ * in PREEMPT_MODEL_H (Makefile: COUNT=folded gives folded.h). Each defines
+ * the same interface:
+ *   PREEMPT_MODEL_NAME            "folded", "percpu", "ti", "off", "racy"
+ *   PREEMPT_HAS_COUNT             0: preempt_disable() adds nothing (off)
+ *   PREEMPT_FOLDS_RESCHED         1: bit 31 is the inverted flag
+ *   PREEMPT_COUNT_ON_STACK        1: the count is in thread_info (ti)
+ *   PREEMPT_IPI_FOLDS             1: the RESCHEDULE IPI folds (folded)
+ *   PREEMPT_ENABLED               the raw value of a preemptible count
+ *   preempt_count_raw/set()       the stored 32 bits
+ *   __preempt_count_add/sub/inc/dec()  one read-modify-write instruction
+ *   __preempt_count_dec_and_test()     true when preempt_enable() must
+ *                                 call preempt_schedule()
+ *   set/clear/test_preempt_need_resched()  the folded copy of the flag
+ *   should_resched(offset)        cond_resched()'s test (Linux's name)
+ *   arch_irqentry_exit_need_resched()  the IRQ exit's test
+ *   preempt_model_scheduler_ipi() what the RESCHEDULE IPI does
+ *   preempt_model_resched_remote(cpu)  what a remote request does
+ *   preempt_model_switch(prev, next)   what a context switch does
+ *   preempt_count_init_stack(top, c)   how a new stack gets its count
+ *   preempt_count_raw_of(cpu, top)     another CPU's count, for `cpus` */
+#include PREEMPT_MODEL_H
+
+/* What preempt_disable() adds: nothing without a count (COUNT=off), as
+ * in Linux without CONFIG_PREEMPT_COUNT, so every "count at a switch"
+ * invariant still holds with 0. */
+#define PREEMPT_DISABLE_OFFSET (PREEMPT_HAS_COUNT ? PREEMPT_OFFSET : 0u)
+
+/* Linux's preempt_fold_need_resched() (include/linux/preempt.h): copy a
+ * pending TIF_NEED_RESCHED into the count's folded bit. Only the CPU that
+ * owns the count calls it: in the RESCHEDULE IPI and after a switch.
+ * Returns whether a request was pending. */
+static __always_inline bool preempt_fold_need_resched(void)
+{
+	if (!tif_need_resched())
+		return false;
+	set_preempt_need_resched();
+	return true;
+}
 
 /* preempt_count_raw(): the stored 32 bits, bit 31 included (folded).
  * preempt_count(): the depths only, as Linux's preempt_count(). */
@@ -79,14 +122,6 @@ static __always_inline u32 preempt_count(void)
 /* Preemption is possible here: nothing disabled it and IRQs are on. */
 #define preemptible() (preempt_count() == 0 && !irqs_disabled())
 
-#if COUNT_MODEL_OFF
-/* No count: preempt_disable() is a compiler barrier (the ceiling for the
- * none mode). The IRQ fields are still kept (irq_enter/irq_exit), as in
- * Linux without CONFIG_PREEMPT_COUNT. */
-#define preempt_disable() barrier()
-#define preempt_enable() barrier()
-#define preempt_enable_no_resched() barrier()
-#else
 #define preempt_disable()                  \
 	do {                               \
 		__preempt_count_inc();     \
@@ -99,26 +134,31 @@ static __always_inline u32 preempt_count(void)
 		__preempt_count_dec();     \
 	} while (0)
 
-/* The full-preemption point. The fast path is the model's dec-and-test;
- * the slow path calls preempt_schedule() through a thunk that keeps every
- * register, so the compiler sees no call (arch/x86_64/preempt_thunk.asm). */
+/* The full-preemption point. The fast path is the model's dec-and-test
+ * (COUNT=off: none, so this is a compiler barrier); the slow path calls
+ * preempt_schedule() through a thunk that keeps every register, so the
+ * compiler sees no call (arch/x86_64/preempt_thunk.asm). */
 #define preempt_enable()                                         \
 	do {                                                     \
 		barrier();                                       \
 		if (unlikely(__preempt_count_dec_and_test()))    \
 			__preempt_schedule();                    \
 	} while (0)
-#endif
 
 /* Raise/lower a count field by a given offset (irq entry, spinlocks). */
 #define preempt_count_add(v) __preempt_count_add(v)
 #define preempt_count_sub(v) __preempt_count_sub(v)
 
-bool need_resched(void);
-bool should_resched(u32 preempt_offset);
-void preempt_schedule(void);
-void preempt_schedule_irq(void);
-const char *preempt_model_name(void);
+/* Linux's need_resched(): the thread flag. */
+static __always_inline bool need_resched(void)
+{
+	return tif_need_resched();
+}
+
+static inline const char *preempt_model_name(void)
+{
+	return PREEMPT_MODEL_NAME;
+}
 /* Prints "count=0x80000002 (preempt=2 softirq=0 hardirq=0 nmi=0 need_resched=0)". */
 int preempt_count_describe(char *buf, size_t size, u32 raw, u64 tif_flags);
 

@@ -9,7 +9,7 @@
 #include "kernel/time.h"
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
-#include "arch/x86_64/apic.h"
+#include "arch/x86_64/irq.h"
 #include "kernel/bench/bench.h"
 #include "lib/string.h"
 
@@ -30,16 +30,12 @@ static int cmd_cpus(int argc, char **argv)
 	if (too_many("cpus", argc, 1))
 		return -1;
 	console_printf("%u CPUs online, %s, HZ %u, count model %s, mode %s\n", nr_cpus_online,
-		       apic->name, tick_hz, preempt_model_name(), preempt_mode_name(preempt_mode));
+		       irq_controller_name(), tick_hz, preempt_model_name(), preempt_mode_name(preempt_mode));
 	console_printf("CPU APIC  TICKS      CURRENT            PREEMPT COUNT\n");
 	for_each_online_cpu(c) {
 		char cnt[160];
 		struct thread *t = rq_curr(c);
-		u32 raw = per_cpu(preempt_count, c);
-#if COUNT_MODEL_TI
-		/* ti: the count is in thread_info at the base of the stack. */
-		raw = t->stack_top ? ((struct thread_info *)(t->stack_top - THREAD_SIZE))->preempt_count : 0;
-#endif
+		u32 raw = preempt_count_raw_of(c, t->stack_top); /* ti: on its stack */
 		preempt_count_describe(cnt, sizeof(cnt), raw, t->flags);
 		console_printf("%3u %4u %8llu %4u %-12s %s\n", c, per_cpu(apic_id, c),
 			       (unsigned long long)tick_count(c), t->id, t->name, cnt);
@@ -103,7 +99,7 @@ static int cmd_stat(int argc, char **argv)
 			       (unsigned long long)s->resched_ipi_received,
 			       (unsigned long long)s->folds, (unsigned long long)s->lost_resched,
 			       (unsigned long long)s->preempt_irq,
-			       (unsigned long long)s->preempt_enable, (unsigned long long)s->voluntary,
+			       (unsigned long long)s->preempt_enable_switches, (unsigned long long)s->voluntary,
 			       (unsigned long long)s->context_switches);
 	}
 	console_printf("IPI-SENT/RECV: reschedule IPIs; FOLDS: TIF_NEED_RESCHED folded into bit 31;\n"

@@ -1,11 +1,11 @@
 #include "kernel/smp.h"
 #include "kernel/percpu.h"
 #include "kernel/spinlock.h"
-#include "kernel/irq.h"
+#include "arch/x86_64/irq.h"
+#include "arch/x86_64/ipi.h"
 #include "kernel/mm.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
-#include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/regs.h"
 #include "lib/list.h"
@@ -36,7 +36,6 @@ static void call_function_interrupt(struct pt_regs *regs)
 	(void)regs;
 	struct call_queue *q = &queues[raw_smp_processor_id()];
 	LIST_HEAD(work);
-	apic_eoi();
 	this_cpu_stat_inc(call_function_ipis);
 	spin_lock(&q->lock);
 	while (!list_empty(&q->list)) {
@@ -62,7 +61,7 @@ static void queue_call(u32 cpu, struct call_single_data *csd)
 	u64 f = spin_lock_irqsave(&q->lock);
 	list_add_tail(&csd->node, &q->list);
 	spin_unlock_irqrestore(&q->lock, f);
-	apic_send_ipi(cpu, VECTOR_CALL_FUNCTION);
+	arch_send_call_function_single_ipi(cpu);
 }
 
 int smp_call_function_single(u32 cpu, smp_call_func_t fn, void *arg, bool wait)
@@ -129,13 +128,5 @@ void smp_init(void)
 		spin_lock_init(&queues[c].lock, "call_queue");
 		INIT_LIST_HEAD(&queues[c].list);
 	}
-	irq_register(VECTOR_CALL_FUNCTION, call_function_interrupt, "call-function");
-}
-
-/* On panic: an NMI to every other CPU (it arrives even with IRQs off);
- * the NMI handler sees the panic and halts (arch/x86_64/traps.c). */
-void smp_stop_other_cpus(void)
-{
-	if (apic && READ_ONCE(nr_cpus_online) > 1)
-		apic->send_ipi(0, ICR_NMI | ICR_ALL_BUT_SELF);
+	irq_register_apic(VECTOR_CALL_FUNCTION, call_function_interrupt, "call-function");
 }

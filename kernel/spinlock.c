@@ -28,11 +28,6 @@ static bool do_raw_spin_lock(struct spinlock *l)
 	return true;
 }
 
-void raw_spin_lock(struct spinlock *l)
-{
-	do_raw_spin_lock(l);
-}
-
 void raw_spin_unlock(struct spinlock *l)
 {
 	if (unlikely(l->owner_cpu != (s32)raw_smp_processor_id()))

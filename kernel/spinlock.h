@@ -27,9 +27,8 @@ bool spin_trylock(struct spinlock *l);
 u64 spin_lock_irqsave(struct spinlock *l);
 void spin_unlock_irqrestore(struct spinlock *l, u64 flags);
 bool spin_is_locked(struct spinlock *l);
-/* Lock without the preempt count (the scheduler's run-queue lock, taken
- * inside schedule() where the count is managed explicitly). */
-void raw_spin_lock(struct spinlock *l);
+/* Unlock without the preempt count: finish_switch() releases the
+ * run-queue lock the previous thread took, and drops the count itself. */
 void raw_spin_unlock(struct spinlock *l);
 
 #endif

@@ -1,50 +1,40 @@
-/* The scheduler core: per-CPU run queues, __schedule() and the context
- * switch around it, wake-ups, the tick's round-robin, and idle pulling.
+/* The scheduler core: __schedule() and the context switch around it,
+ * and the scheduling side of preemption: asking a CPU to reschedule
+ * (resched_curr), the RESCHEDULE IPI that folds the request into the
+ * count (scheduler_ipi), and the two preemption entry points
+ * (preempt_schedule from preempt_enable, preempt_schedule_irq from the
+ * IRQ exit). Linux keeps all of these in kernel/sched/core.c.
+ *
+ * TIF_NEED_RESCHED lives in the thread's flags, where any CPU may set it
+ * (atomically). The folded copy, bit 31 of the per-CPU preempt count, is
+ * written only by the CPU that owns the count, with one unlocked
+ * instruction. So a remote request sets the flag and sends the RESCHEDULE
+ * IPI, and the IPI handler, running on the owner, folds the flag into
+ * bit 31. The owner's next preempt_enable() (`decl; je`) or IRQ exit
+ * (`cmpl $0`) then sees 0 and reschedules.
  *
  * The count at a context switch is SWITCH_PREEMPT_COUNT in every thread:
  * schedule()'s own preempt_disable() plus the run-queue lock. That is why
  * the folded and percpu models can keep the count per CPU: the value is
  * the same on both sides of every switch (asserted below). The percpu
  * model still saves and restores it, as the seed patch did. */
-#include "sched/sched.h"
+#include "sched/rq.h"
 #include "sched/preempt_mode.h"
+#include "arch/x86_64/switch.h"
 #include "kernel/preempt.h"
-#include "kernel/spinlock.h"
 #include "kernel/panic.h"
-#include "kernel/printk.h"
-#include "kernel/smp.h"
-#include "kernel/mm.h"
+#include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
-#include "lib/string.h"
+#include "arch/x86_64/ipi.h"
 
-struct rq {
-	struct spinlock lock;
-	struct list_head fifo;     /* prio 1..99, highest first, FIFO within */
-	struct list_head normal;   /* prio 0, round-robin */
-	u32 nr_queued;             /* in the two lists (curr is not) */
-	struct thread *curr;
-	struct thread *idle;
-};
-
-static struct rq rqs[MAX_CPUS];
-bool sched_running;
-
-struct thread *switch_to(struct thread *prev, struct thread *next);
-struct thread *thread_alloc(const char *name, int prio, u64 allowed);
-void thread_setup_stack(struct thread *t, u64 top);
-
-u32 rq_nr_running(u32 cpu)
-{
-	struct rq *rq = &rqs[cpu];
-	return READ_ONCE(rq->nr_queued) + (READ_ONCE(rq->curr) != rq->idle);
-}
+struct rq rqs[MAX_CPUS];
 
 struct thread *rq_curr(u32 cpu)
 {
 	return READ_ONCE(rqs[cpu].curr);
 }
 
-static void enqueue(struct rq *rq, struct thread *t, bool head)
+void enqueue(struct rq *rq, struct thread *t, bool head)
 {
 	if (t->prio > 0) {
 		struct list_head *pos = &rq->fifo;
@@ -63,12 +53,6 @@ static void enqueue(struct rq *rq, struct thread *t, bool head)
 	}
 	rq->nr_queued++;
 	t->on_rq = 1;
-}
-
-static void dequeue(struct rq *rq, struct thread *t)
-{
-	list_del_init(&t->rq_node);
-	rq->nr_queued--;
 }
 
 static struct thread *pick_next(struct rq *rq)
@@ -101,8 +85,7 @@ void finish_switch(struct thread *prev)
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	raw_spin_unlock(&rq->lock);
 	preempt_count_sub(PREEMPT_DISABLE_OFFSET);
-	if (tif_need_resched())
-		set_preempt_need_resched();
+	preempt_fold_need_resched();
 	local_irq_enable();
 }
 
@@ -137,10 +120,7 @@ void __schedule(int mode)
 		next->slice = SCHED_SLICE_TICKS;
 	prev->nr_switches++;
 	this_cpu_stat_inc(context_switches);
-#if COUNT_MODEL_PERCPU
-	prev->saved_preempt_count = preempt_count_raw();
-	preempt_count_set(next->saved_preempt_count);
-#endif
+	preempt_model_switch(&prev->saved_preempt_count, &next->saved_preempt_count);
 	this_cpu_write(current, next);
 	prev = switch_to(prev, next);
 	finish_switch(prev);
@@ -173,166 +153,77 @@ void yield(void)
 	schedule();
 }
 
-static u32 select_cpu(struct thread *t)
-{
-	u64 allowed = t->allowed_cpus & cpu_online_mask();
-	u32 prev = (u32)t->cpu;
-	if (!allowed)
-		return prev;
-	if ((allowed & (1UL << prev)) && rq_nr_running(prev) == 0)
-		return prev;
-	for_each_online_cpu(c)
-		if ((allowed & (1UL << c)) && rq_nr_running(c) == 0)
-			return c;
-	if (allowed & (1UL << prev))
-		return prev;
-	return (u32)__builtin_ctzl(allowed);
-}
+/* ---- asking for a reschedule */
 
-static void check_preempt(struct rq *rq, struct thread *t, u32 cpu)
+void resched_curr(u32 cpu)
 {
-	struct thread *curr = rq->curr;
-	if (curr == rq->idle || t->prio > curr->prio)
-		resched_curr(cpu);
-}
-
-bool wake_up_thread(struct thread *t)
-{
-	u64 f = local_irq_save();
-	for (;;) {
-		u32 cpu = (u32)READ_ONCE(t->cpu);
-		struct rq *rq = &rqs[cpu];
-		spin_lock(&rq->lock);
-		if ((u32)t->cpu != cpu) { /* moved while we took the lock */
-			spin_unlock(&rq->lock);
-			continue;
-		}
-		if (t->state != THREAD_SLEEPING) {
-			spin_unlock(&rq->lock);
-			local_irq_restore(f);
-			return false;
-		}
-		__atomic_store_n(&t->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
-		if (t->on_rq) {
-			/* Still on its CPU, on the way to schedule(): seeing
-			 * RUNNING there, it will simply stay. */
-			spin_unlock(&rq->lock);
-			local_irq_restore(f);
-			return true;
-		}
-		/* Off the run queue and, under this lock, off its CPU. */
-		u32 target = select_cpu(t);
-		if (target != cpu) {
-			spin_unlock(&rq->lock);
-			rq = &rqs[target];
-			spin_lock(&rq->lock);
-		}
-		t->cpu = (int)target;
-		enqueue(rq, t, false);
-		check_preempt(rq, t, target);
-		spin_unlock(&rq->lock);
-		local_irq_restore(f);
-		return true;
-	}
-}
-
-/* From the tick, in hardirq context: the round-robin time slice. */
-void scheduler_tick(void)
-{
-	u32 cpu = raw_smp_processor_id();
-	struct rq *rq = &rqs[cpu];
-	if (!sched_running)
+	struct thread *curr = rq_curr(cpu);
+	if (cpu == raw_smp_processor_id()) {
+		/* Local: flag, and fold at once (we own this count). */
+		__atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);
+		set_preempt_need_resched();
 		return;
-	spin_lock(&rq->lock);
-	struct thread *curr = rq->curr;
-	if (curr != rq->idle && curr->prio == PRIO_NORMAL && --curr->slice <= 0) {
-		curr->slice = SCHED_SLICE_TICKS;
-		if (!list_empty(&rq->normal) || !list_empty(&rq->fifo))
-			resched_curr(cpu);
 	}
-	spin_unlock(&rq->lock);
-}
-
-/* An idle CPU takes a queued thread from a busy one. Locks in CPU order. */
-void sched_pull_work(void)
-{
-	u32 self = raw_smp_processor_id();
-	for_each_online_cpu(c) {
-		if (c == self || READ_ONCE(rqs[c].nr_queued) == 0)
-			continue;
-		struct rq *a = &rqs[MIN(c, self)], *b = &rqs[MAX(c, self)];
-		u64 f = local_irq_save();
-		spin_lock(&a->lock);
-		spin_lock(&b->lock);
-		struct thread *it, *found = NULL;
-		list_for_each_entry(it, &rqs[c].fifo, rq_node)
-			if (!found && (it->allowed_cpus & (1UL << self)))
-				found = it;
-		list_for_each_entry(it, &rqs[c].normal, rq_node)
-			if (!found && (it->allowed_cpus & (1UL << self)))
-				found = it;
-		if (found) {
-			dequeue(&rqs[c], found);
-			found->cpu = (int)self;
-			enqueue(&rqs[self], found, false);
-			resched_curr(self);
-		}
-		spin_unlock(&b->lock);
-		spin_unlock(&a->lock);
-		local_irq_restore(f);
-		if (found)
-			return;
+	u64 old = __atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);
+	if (old & _TIF_NEED_RESCHED)
+		return; /* already asked: its IPI is on the way */
+	preempt_model_resched_remote(cpu); /* racy: clears bit 31 from here */
+	/* A polling idle loop watches the flag itself: no IPI needed. */
+	if (old & _TIF_POLLING_NRFLAG) {
+		this_cpu_stat_inc(resched_ipi_avoided);
+		return;
 	}
+	this_cpu_stat_inc(resched_ipi_sent);
+	smp_send_reschedule(cpu);
 }
 
-void sched_prepare_cpu(u32 cpu)
+/* The RESCHEDULE IPI's work, on the target CPU, in hardirq context:
+ * preempt_fold_need_resched() (folded: one andl clears bit 31). */
+void scheduler_ipi(void)
 {
-	struct rq *rq = &rqs[cpu];
-	char name[THREAD_NAME_LEN] = "idle/";
-	name[5] = (char)('0' + cpu / 10 % 10);
-	name[6] = (char)('0' + cpu % 10);
-	name[7] = 0;
-	spin_lock_init(&rq->lock, "rq");
-	INIT_LIST_HEAD(&rq->fifo);
-	INIT_LIST_HEAD(&rq->normal);
-	rq->idle = thread_alloc(name, -1, 1UL << cpu);
-	rq->idle->cpu = (int)cpu;
-	rq->idle->on_rq = 1;
-	rq->idle->state = THREAD_RUNNING;
-	rq->curr = rq->idle;
-	per_cpu(idle, cpu) = rq->idle;
-	per_cpu(rq, cpu) = rq;
+	this_cpu_stat_inc(resched_ipi_received);
+	preempt_model_scheduler_ipi();
 }
 
-void sched_init_ap(u32 cpu)
+/* ---- the preemption entry points */
+
+/* Called through preempt_schedule_thunk when preempt_enable() took the
+ * count to zero with a reschedule pending. Only the full mode makes that a
+ * preemption point (Linux's preempt_schedule is a no-op static call in the
+ * other modes). */
+void preempt_schedule(void)
 {
-	struct thread *idle = rqs[cpu].idle;
-	idle->on_cpu = 1;
-	idle->saved_preempt_count = PREEMPT_ENABLED + PREEMPT_DISABLE_OFFSET;
-	this_cpu_write(current, idle);
+	this_cpu_stat_inc(preempt_schedule_calls);
+	if (!preempt_mode_full() || !preemptible())
+		return;
+	do {
+		this_cpu_stat_inc(preempt_enable_switches);
+		preempt_disable();
+		__schedule(SM_PREEMPT);
+		preempt_enable_no_resched();
+	} while (need_resched());
 }
 
-static void idle_entry(void *arg)
+/* Called with IRQs off at the exit of an interrupt that came from kernel
+ * code with IF=1, when the count says preemptible + resched wanted. */
+void preempt_schedule_irq(void)
 {
-	(void)arg;
-	cpu_idle();
+	if (unlikely(preempt_count() != 0))
+		BUG("preempt_schedule_irq with count 0x%x", preempt_count());
+	do {
+		this_cpu_stat_inc(preempt_irq);
+		preempt_disable();
+		local_irq_enable();
+		__schedule(SM_PREEMPT);
+		local_irq_disable();
+		preempt_enable_no_resched();
+	} while (need_resched());
 }
 
-/* Boot CPU: run queue 0, the boot thread as its current thread, and an
- * idle thread with a stack of its own. */
-void sched_init(void)
+/* The IRQ exit's question to the mode (arch/x86_64/irq.c asks it once the
+ * count said yes): only the full mode preempts there. */
+void irqentry_exit_cond_resched(void)
 {
-	sched_prepare_cpu(0);
-	struct rq *rq = &rqs[0];
-	thread_setup_stack(rq->idle, stack_alloc());
-	rq->idle->fn = idle_entry;
-	rq->idle->on_cpu = 0;
-	boot_thread.cpu = 0;
-	boot_thread.on_rq = 1;
-	boot_thread.on_cpu = 1;
-	boot_thread.allowed_cpus = 1;
-	boot_thread.slice = SCHED_SLICE_TICKS;
-	rq->curr = &boot_thread;
-	resched_init();
-	sched_running = true;
+	if (preempt_irq_exit_enabled)
+		preempt_schedule_irq();
 }

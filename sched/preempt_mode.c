@@ -1,4 +1,23 @@
+/* The preemption modes and the points they decide, with Linux's per-mode
+ * meaning (kernel/sched/core.c, PREEMPT_DYNAMIC):
+ *               cond_resched()   might_resched()   preempt_enable()/IRQ exit
+ *   none        switches         nothing           nothing
+ *   voluntary   switches         switches          nothing
+ *   full        nothing          nothing           switches
+ *
+ * The mode is read on hot paths without locks (the IRQ exit reads
+ * preempt_irq_exit_enabled; cond_resched and preempt_schedule read
+ * preempt_mode). A plain write while other CPUs run would let one act on
+ * half a switch, e.g. decide "full" at IRQ exit after the mode became
+ * "none", so a run-time switch happens inside stop_machine(). */
 #include "sched/preempt_mode.h"
+#include "sched/sched.h"
+#include "kernel/preempt.h"
+#include "kernel/stop_machine.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "arch/x86_64/cpu.h"
 #include "lib/parse.h"
 
 volatile int preempt_mode = PREEMPT_MODE_DEFAULT;
@@ -21,7 +40,7 @@ bool preempt_mode_valid(int mode)
 	if (mode < 0 || mode >= (int)ARRAY_SIZE(names))
 		return false;
 	/* Without a count nothing can tell when preemption is safe. */
-	return !(COUNT_MODEL_OFF && mode == PREEMPT_MODE_FULL);
+	return PREEMPT_HAS_COUNT || mode != PREEMPT_MODE_FULL;
 }
 
 static void apply(int mode)
@@ -30,17 +49,67 @@ static void apply(int mode)
 	preempt_irq_exit_enabled = mode == PREEMPT_MODE_FULL;
 }
 
-void preempt_mode_init(int mode)
+/* Boot, one CPU: `preempt=` if given and valid here, else the build's. */
+void preempt_mode_init(int requested)
 {
+	int mode = requested >= 0 ? requested : PREEMPT_MODE_DEFAULT;
+	if (!preempt_mode_valid(mode)) {
+		pr_warn("preempt: mode '%s' needs a preempt count, COUNT=%s has none; using '%s'\n",
+			preempt_mode_name(mode), preempt_model_name(),
+			preempt_mode_name(PREEMPT_MODE_DEFAULT));
+		mode = PREEMPT_MODE_DEFAULT;
+	}
 	apply(mode);
 }
 
-/* Defined in sched/preempt_switch.c: runs apply() with every CPU parked. */
-int preempt_mode_switch_all(void (*fn)(int), int mode);
+static int apply_stopped(void *arg)
+{
+	apply(*(int *)arg);
+	return 0;
+}
 
 int preempt_mode_set(int mode)
 {
 	if (!preempt_mode_valid(mode))
 		return -1;
-	return preempt_mode_switch_all(apply, mode);
+	return stop_machine(apply_stopped, &mode);
+}
+
+/* ---- the voluntary points */
+
+static int __cond_resched(void)
+{
+	/* should_resched(0): folded, one compare of the raw count with 0. */
+	if (!should_resched(0))
+		return 0;
+	this_cpu_stat_inc(voluntary);
+	do {
+		preempt_disable();
+		__schedule(SM_PREEMPT);
+		preempt_enable_no_resched();
+	} while (need_resched());
+	return 1;
+}
+
+int cond_resched(void)
+{
+	if (preempt_mode_full())
+		return 0;
+	return __cond_resched();
+}
+
+void might_resched(void)
+{
+	if (preempt_mode_voluntary())
+		__cond_resched();
+}
+
+void __might_sleep(const char *file, int line)
+{
+	if (unlikely(preempt_count() != 0 || irqs_disabled()))
+		report_bug("sleeping function called from invalid context at %s:%d "
+			   "(preempt count 0x%x, IRQs %s)",
+			   file, line, preempt_count(), irqs_disabled() ? "off" : "on");
+	else
+		might_resched();
 }

@@ -16,13 +16,15 @@ enum preempt_mode {
 };
 
 extern volatile int preempt_mode;
-/* Read by the IRQ exit path in entry.asm: 1 only in full mode. */
+/* Read at IRQ exit (irqentry_exit_cond_resched()): 1 only in full mode. */
 extern volatile u8 preempt_irq_exit_enabled;
 
 int preempt_mode_parse(const char *s);          /* -1 if unknown */
 const char *preempt_mode_name(int mode);
 bool preempt_mode_valid(int mode);              /* COUNT=off: not full */
-void preempt_mode_init(int mode);               /* boot, one CPU */
+/* Boot, one CPU: the requested mode (-1: the build's), or the build's
+ * default with a warning when this count model cannot run it. */
+void preempt_mode_init(int requested);
 /* Switch while all CPUs run; returns 0 or -1 (invalid for this build). */
 int preempt_mode_set(int mode);
 

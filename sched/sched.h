@@ -17,24 +17,26 @@ static inline struct thread *current_thread(void)
 	return this_cpu_read(current);
 }
 
-/* core.c */
-void sched_init(void);                  /* boot CPU: run queues, boot thread */
-void sched_prepare_cpu(u32 cpu);        /* boot CPU, before starting an AP */
-void sched_init_ap(u32 cpu);            /* the AP itself: current = idle */
+/* core.c: the switch, and the scheduling side of preemption. */
 void __schedule(int mode);
 void schedule(void);
 void yield(void);
+struct thread *rq_curr(u32 cpu);
+void resched_curr(u32 cpu);             /* ask `cpu` to reschedule */
+void scheduler_ipi(void);               /* the RESCHEDULE IPI's work */
+void preempt_schedule(void);            /* from preempt_enable(), via the thunk */
+void preempt_schedule_irq(void);        /* from the IRQ exit, IRQs off */
+void irqentry_exit_cond_resched(void);  /* the IRQ exit: full mode preempts */
+
+/* wake.c: wake-ups, the tick, idle pulling, boot. */
+void sched_init(void);                  /* boot CPU: run queues, boot thread */
+void sched_prepare_cpu(u32 cpu);        /* boot CPU, before starting an AP */
+void sched_init_ap(u32 cpu);            /* the AP itself: current = idle */
 bool wake_up_thread(struct thread *t);  /* false if it was not sleeping */
 void scheduler_tick(void);
 void sched_pull_work(void);
 u32 rq_nr_running(u32 cpu);
-struct thread *rq_curr(u32 cpu);
 extern bool sched_running;
-
-/* resched.c: asking a CPU to reschedule, and the IPI that folds it. */
-void resched_curr(u32 cpu);
-void scheduler_ipi(void);
-void resched_init(void);
 
 /* thread.c */
 struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
@@ -51,7 +53,7 @@ __noreturn void cpu_idle(void);
 void sleep_until(u64 deadline_ns);
 void sleep_ns(u64 ns);
 
-/* might.c: the voluntary preemption points, Linux's semantics per mode. */
+/* preempt_mode.c: the voluntary preemption points, Linux's semantics per mode. */
 int cond_resched(void);
 void might_resched(void);
 #define might_sleep() __might_sleep(__FILE__, __LINE__)

@@ -2,13 +2,15 @@
  * affinity), exit, join. */
 #include "sched/sched.h"
 #include "sched/wait.h"
+#include "sched/rq.h"
+#include "arch/x86_64/switch.h"
 #include "kernel/preempt.h"
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/mm.h"
 #include "lib/string.h"
 
-/* tif_need_resched() in arch/x86_64/preempt.h reads the flags at offset 0. */
+/* tif_need_resched() in kernel/preempt.h reads the flags at offset 0. */
 _Static_assert(offsetof(struct thread, flags) == 0, "thread.flags must come first");
 
 struct thread boot_thread = {
@@ -24,8 +26,6 @@ static LIST_HEAD(all_threads);
 static u32 next_id = 1;
 static struct wait_queue join_wq = WAIT_QUEUE_INIT(join_wq);
 
-void thread_entry(void);
-void finish_switch(struct thread *prev);
 
 static void add_to_all(struct thread *t)
 {
@@ -62,12 +62,11 @@ void thread_setup_stack(struct thread *t, u64 top)
 	t->stack_top = top;
 	t->stack = (void *)(top - STACK_SIZE);
 	t->saved_preempt_count = PREEMPT_ENABLED + SWITCH_PREEMPT_COUNT;
-	arch_stack_init_count(top, PREEMPT_ENABLED + SWITCH_PREEMPT_COUNT);
+	preempt_count_init_stack(top, PREEMPT_ENABLED + SWITCH_PREEMPT_COUNT);
 }
 
 /* A new thread's first C code (from thread_entry), in the middle of the
  * switch that started it. */
-void thread_start(struct thread *prev);
 void thread_start(struct thread *prev)
 {
 	finish_switch(prev);

@@ -40,4 +40,11 @@ struct thread {
 	volatile int on_cpu;       /* 1 from switch-in until the switch-out completes */
 };
 
+/* sched/thread.c, for the scheduler's own use: a thread with no stack
+ * yet (idle threads), and the first frame switch_to() returns through. */
+struct thread *thread_alloc(const char *name, int prio, u64 allowed);
+void thread_setup_stack(struct thread *t, u64 top);
+/* A new thread's first C code (called by thread_entry, switch.asm). */
+void thread_start(struct thread *prev);
+
 #endif

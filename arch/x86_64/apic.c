@@ -1,6 +1,6 @@
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/cpu.h"
-#include "kernel/irq.h"
+#include "arch/x86_64/irq.h"
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
@@ -9,7 +9,6 @@
 #include "arch/x86_64/regs.h"
 
 const struct apic_ops *apic;
-u64 apic_timer_hz;
 static volatile u32 *xapic_base;
 
 /* ---- xAPIC: 32-bit MMIO registers, 16-byte aligned ---- */
@@ -143,45 +142,4 @@ void apic_eoi(void)
 void apic_send_ipi(u32 cpu, int vector)
 {
 	apic->send_ipi(per_cpu(apic_id, cpu), ICR_FIXED | (u32)vector);
-}
-
-void apic_send_ipi_all_but_self(int vector)
-{
-	apic->send_ipi(0, ICR_FIXED | ICR_ALL_BUT_SELF | (u32)vector);
-}
-
-/* Count the LAPIC timer against the TSC for 10 ms, with divide-by-1
- * (divide configuration 1011b, SDM Vol. 3A Figure 12-10). */
-void apic_timer_calibrate(void)
-{
-	apic->write(APIC_TIMER_DIVIDE, 0xB);
-	apic->write(APIC_LVT_TIMER, APIC_LVT_MASKED | VECTOR_TIMER);
-	u64 t0 = rdtsc();
-	apic->write(APIC_TIMER_INIT, 0xFFFFFFFF);
-	u64 end = t0 + ns_to_tsc(10 * NSEC_PER_MSEC);
-	while (rdtsc() < end)
-		cpu_relax();
-	u32 left = apic->read(APIC_TIMER_CURRENT);
-	u64 t1 = rdtsc();
-	apic->write(APIC_TIMER_INIT, 0);
-	u64 elapsed_ns = tsc_to_ns(t1 - t0);
-	apic_timer_hz = (u64)(0xFFFFFFFFu - left) * NSEC_PER_SEC / (elapsed_ns ? elapsed_ns : 1);
-	if (!apic_timer_hz)
-		panic("apic: the LAPIC timer did not count during calibration");
-}
-
-void apic_timer_oneshot_ns(u64 ns)
-{
-	u64 count = mul_u64_u64_div_u64(ns, apic_timer_hz, NSEC_PER_SEC);
-	if (count == 0)
-		count = 1;
-	if (count > 0xFFFFFFFFu)
-		count = 0xFFFFFFFFu;
-	apic->write(APIC_LVT_TIMER, VECTOR_TIMER); /* one-shot, unmasked */
-	apic->write(APIC_TIMER_INIT, (u32)count);
-}
-
-void apic_timer_stop(void)
-{
-	apic->write(APIC_TIMER_INIT, 0);
 }

@@ -45,16 +45,11 @@ struct apic_ops {
 };
 
 extern const struct apic_ops *apic;
-extern u64 apic_timer_hz;
 
 void apic_init_bsp(u64 lapic_phys);   /* choose the backend, map xAPIC MMIO */
 void apic_init_cpu(void);             /* enable this CPU's APIC */
 void apic_eoi(void);
 void apic_send_ipi(u32 cpu, int vector);
-void apic_send_ipi_all_but_self(int vector);
-void apic_timer_calibrate(void);
-void apic_timer_oneshot_ns(u64 ns);   /* fire VECTOR_TIMER after ns */
-void apic_timer_stop(void);
 u32 apic_cpuid_id(void);              /* this CPU's APIC ID from CPUID */
 bool apic_is_x2apic(void);
 #endif

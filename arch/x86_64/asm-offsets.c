@@ -6,6 +6,7 @@
 #include "arch/x86_64/regs.h"
 #include "kernel/preempt.h"
 #include "sched/thread.h"
+#include "kernel/mm.h"
 
 #define DEFINE(sym, val) \
 	__asm__ __volatile__("\n->" #sym " %0" ::"i"((long)(val)))
@@ -47,12 +48,13 @@ void asm_offsets(void)
 	DEFINE(HARDIRQ_MASK, HARDIRQ_MASK);
 	DEFINE(NMI_MASK, NMI_MASK);
 	DEFINE(PREEMPT_ENABLED, PREEMPT_ENABLED);
-	DEFINE(COUNT_IS_FOLDED, COUNT_MODEL_FOLDED);
-	DEFINE(COUNT_IS_PERCPU, COUNT_MODEL_PERCPU);
-	DEFINE(COUNT_IS_TI, COUNT_MODEL_TI);
-	DEFINE(COUNT_IS_OFF, COUNT_MODEL_OFF);
-#if COUNT_MODEL_TI
-	DEFINE(TI_THREAD_SIZE, THREAD_SIZE);
-	OFFSET(TI_preempt_count, thread_info, preempt_count);
-#endif
+	DEFINE(PREEMPT_HAS_COUNT, PREEMPT_HAS_COUNT);
+	DEFINE(PREEMPT_FOLDS_RESCHED, PREEMPT_FOLDS_RESCHED);
+	DEFINE(PREEMPT_COUNT_ON_STACK, PREEMPT_COUNT_ON_STACK);
+	DEFINE(PREEMPT_IPI_FOLDS, PREEMPT_IPI_FOLDS);
+	/* The memory layout (kernel/mm.h), for boot/entry.asm, linker.ld
+	 * (build/layout.ld) and the host tools. */
+	DEFINE(KERNEL_VMA, KERNEL_VMA);
+	DEFINE(PAGE_OFFSET, PAGE_OFFSET);
+	DEFINE(STACK_SIZE, STACK_SIZE);
 }

@@ -19,10 +19,6 @@ static __always_inline void outb(u16 port, u8 v)
 {
 	__asm__ __volatile__("outb %0, %1" ::"a"(v), "Nd"(port));
 }
-static __always_inline void outw(u16 port, u16 v)
-{
-	__asm__ __volatile__("outw %0, %1" ::"a"(v), "Nd"(port));
-}
 static __always_inline void outl(u16 port, u32 v)
 {
 	__asm__ __volatile__("outl %0, %1" ::"a"(v), "Nd"(port));
@@ -90,7 +86,8 @@ static __always_inline void invlpg(u64 va)
 }
 
 /* The spin-wait hint. Under QEMU's -icount the vCPUs run one at a time and
- * `pause` is where QEMU switches to the next one (DESIGN.md): every spin
+ * `pause` is where QEMU switches to the next one (QEMU's helper_pause in
+ * target/i386/tcg/misc_helper.c leaves the vCPU's loop): every spin
  * loop in fold must call this. */
 static __always_inline void cpu_relax(void)
 {

@@ -3,8 +3,9 @@
 ; All 256 vectors enter through a stub that makes the stack look the same
 ; (an error code, real or 0, and the vector number) and jumps to ONE common
 ; entry, which saves the general registers as a struct pt_regs
-; (arch/x86_64/regs.h) and calls the C dispatcher. The dispatcher returns
-; here, to ONE common exit: the return-to-kernel preemption check, then the
+; (arch/x86_64/regs.h) and calls the C dispatcher, irq_dispatch(). It runs
+; the handler and then the return-to-kernel preemption check, in C, as
+; Linux's irqentry_exit() does. It returns here, to ONE common exit: the
 ; registers are restored and iretq returns to the interrupted code.
 ;
 ; Which vectors push an error code: SDM Vol. 3A 7.15 (exception reference),
@@ -16,10 +17,6 @@ bits 64
 default rel
 
 extern irq_dispatch
-extern preempt_schedule_irq
-extern preempt_irq_exit_enabled
-
-THREAD_SIZE_TI equ 16384
 
 section .text
 
@@ -71,42 +68,9 @@ common_entry:
 	lea rdi, [rsp + 16]		; struct pt_regs *
 	call irq_dispatch
 
-	; ---- the common exit ----
-	; Return-to-kernel preemption (full mode): only if the interrupted
-	; code had IF=1. A frame with IF=0 was in a section that cannot be
-	; preempted (or is an exception taken with IRQs off).
-	test qword [rsp + 16 + PT_REGS_rflags], 1 << 9
-	jz .restore
-%if COUNT_BIT31
-	; One compare: raw count 0 <=> depth 0 and need-resched (bit 31
-	; inverted) set. This is the whole test the folded design buys.
-	cmp dword [gs:PERCPU_preempt_count], 0
-	jne .restore
-%elif COUNT_MODEL_PERCPU
-	; The seed patch: the count, then the thread flag.
-	cmp dword [gs:PERCPU_preempt_count], 0
-	jne .restore
-	mov rax, [gs:PERCPU_current]
-	test qword [rax + THREAD_flags], 1 << TIF_NEED_RESCHED
-	jz .restore
-%elif COUNT_MODEL_TI
-	; Before the change: thread_info at the stack base, then the flag.
-	mov rax, rsp
-	and rax, -THREAD_SIZE_TI
-	cmp dword [rax], 0
-	jne .restore
-	mov rax, [gs:PERCPU_current]
-	test qword [rax + THREAD_flags], 1 << TIF_NEED_RESCHED
-	jz .restore
-%else
-	; off: no count, no preemption from IRQ exit.
-	jmp .restore
-%endif
-	; Only the full mode preempts here (sched/preempt_mode.c).
-	cmp byte [preempt_irq_exit_enabled], 0
-	je .restore
-	call preempt_schedule_irq
-.restore:
+	; irq_dispatch has run the handler and made the exit's decisions,
+	; preemption included (arch/x86_64/irq.c, irqentry_exit): what is
+	; left is the way back.
 	add rsp, 16			; drop the frame record
 	pop r15
 	pop r14

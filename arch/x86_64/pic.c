@@ -6,7 +6,7 @@
  * registered as spurious. Intel 8259A datasheet, ICW1-ICW4. */
 #include "arch/x86_64/pic.h"
 #include "arch/x86_64/cpu.h"
-#include "kernel/irq.h"
+#include "arch/x86_64/irq.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/regs.h"
 

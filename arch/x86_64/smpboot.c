@@ -6,6 +6,7 @@
 #include "arch/x86_64/smpboot.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/apic.h"
+#include "arch/x86_64/timer.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/idt.h"
@@ -26,7 +27,7 @@
 extern const u8 trampoline_start[], trampoline_end[];
 extern const u8 tr_cr3[], tr_efer[], tr_stack[], tr_entry[], tr_cpu[];
 
-void ap_main(u32 cpu);
+static void ap_main(u32 cpu);
 static volatile u32 ap_alive;
 
 static void tr_set(const u8 *field, u64 v, size_t size)
@@ -54,7 +55,7 @@ static bool wait_alive(u32 cpu, u64 timeout_ns)
 static bool start_ap(u32 cpu, u32 apic_id)
 {
 	u64 top = stack_alloc();
-	arch_stack_init_count(top, PREEMPT_ENABLED + PREEMPT_DISABLE_OFFSET);
+	preempt_count_init_stack(top, PREEMPT_ENABLED + PREEMPT_DISABLE_OFFSET);
 	tr_set(tr_stack, top, 8);
 	tr_set(tr_cpu, cpu, 4);
 	per_cpu(apic_id, cpu) = apic_id;
@@ -71,7 +72,7 @@ static bool start_ap(u32 cpu, u32 apic_id)
 	return wait_alive(cpu, AP_TIMEOUT_MS * NSEC_PER_MSEC);
 }
 
-u32 smp_boot_aps(void)
+static u32 start_aps(void)
 {
 	u32 bsp_id = apic->id();
 	u32 want = madt.valid ? madt.ncpus : 1;
@@ -109,7 +110,7 @@ u32 smp_boot_aps(void)
 }
 
 /* An AP's first C code, on its own stack, with the kernel page tables. */
-void ap_main(u32 cpu)
+static void ap_main(u32 cpu)
 {
 	percpu_init_cpu(cpu, per_cpu(apic_id, cpu)); /* GS base first */
 	sched_init_ap(cpu);                 /* `current` = this CPU's idle thread */
@@ -125,4 +126,11 @@ void ap_main(u32 cpu)
 	set_cpu_online(cpu);
 	WRITE_ONCE(ap_alive, cpu);          /* tell the boot CPU */
 	cpu_idle();                         /* never returns */
+}
+
+void smp_boot_aps(void)
+{
+	nr_cpus_possible = start_aps();
+	pr_info("smp: %u CPUs online (%s, timer %llu MHz, HZ %u)\n", nr_cpus_online, apic->name,
+		(unsigned long long)(apic_timer_hz / 1000000), tick_hz);
 }

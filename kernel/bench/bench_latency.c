@@ -57,7 +57,7 @@ static void measure(void *arg)
 
 /* ~200 instructions, no preemption point. The `pause` is not one either:
  * it is there for QEMU's -icount mode, which runs the vCPUs one at a time
- * and moves on at `pause` (DESIGN.md). Without it a hog on one vCPU
+ * and moves on at `pause` (arch/x86_64/cpu.h, cpu_relax). Without it a hog on one vCPU
  * would keep the others, and their timer interrupts, from running for a
  * whole round-robin slice, and -smp 2 latencies would measure QEMU. */
 static __attribute__((noipa)) void hog_work(void)

@@ -1,9 +1,9 @@
 /* One count model's preempt_disable()/preempt_enable() pair in a loop,
  * for the preempt benchmark. The Makefile compiles this file once per
- * model (bench_pair_folded.o, ...), each time with that model's
- * COUNT_MODEL_* switches and PREEMPT_COUNT_FIELD=bench_count, so one
- * image holds all four models' real instruction sequences (from
- * arch/x86_64/preempt.h, not copies), working on a stand-in count. */
+ * model (bench_pair_folded.o, ...), each time with that model's file as
+ * PREEMPT_MODEL_H and PREEMPT_COUNT_FIELD=bench_count, so one image holds
+ * all four models' real instruction sequences (from
+ * arch/x86_64/preempt/, not copies), working on a stand-in count. */
 #include "kernel/preempt.h"
 
 #define PASTE2(a, b) a##b

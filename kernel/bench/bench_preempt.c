@@ -8,7 +8,7 @@
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
-#include "kernel/irq.h"
+#include "arch/x86_64/irq.h"
 #include "kernel/time.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/regs.h"

@@ -74,7 +74,8 @@ def consts():
             c[m.group(1)] = int(m.group(2))
     need = ("PREEMPT_NEED_RESCHED", "PREEMPT_MASK", "SOFTIRQ_MASK",
             "HARDIRQ_MASK", "NMI_MASK", "TIF_NEED_RESCHED",
-            "TIF_POLLING_NRFLAG", "COUNT_IS_FOLDED", "COUNT_IS_TI")
+            "TIF_POLLING_NRFLAG", "PREEMPT_HAS_COUNT", "PREEMPT_FOLDS_RESCHED",
+            "PREEMPT_COUNT_ON_STACK", "PREEMPT_IPI_FOLDS", "STACK_SIZE")
     missing = [n for n in need if n not in c]
     if missing:
         raise gdb.GdbError(f"fold: {path} lacks {', '.join(missing)}: "
@@ -123,11 +124,16 @@ def _shift(mask):
 
 
 def model_name():
+    """The count model, from the properties its file exports
+    (arch/x86_64/preempt/*.h through asm-offsets)."""
     c = consts()
-    for name in ("FOLDED", "PERCPU", "TI", "OFF"):
-        if c.get("COUNT_IS_" + name):
-            return name.lower()
-    return "?"
+    if not c["PREEMPT_HAS_COUNT"]:
+        return "off"
+    if c["PREEMPT_COUNT_ON_STACK"]:
+        return "ti"
+    if c["PREEMPT_FOLDS_RESCHED"]:
+        return "folded" if c["PREEMPT_IPI_FOLDS"] else "racy"
+    return "percpu"
 
 
 # ---------------------------------------------------------------------------
@@ -282,11 +288,11 @@ def raw_count(cpu, rsp=None):
     COUNT=ti keeps it in the thread_info at the base of the current stack,
     so it is found from that vCPU's %rsp, as the kernel does."""
     c = consts()
-    if c.get("COUNT_IS_TI"):
+    if c["PREEMPT_COUNT_ON_STACK"]:
         if rsp is None:
             return None
-        base = rsp & ~(c["TI_THREAD_SIZE"] - 1)
-        addr = base + c.get("TI_preempt_count", 0)
+        base = rsp & ~(c["STACK_SIZE"] - 1)
+        addr = base  # struct thread_info's first field (arch/x86_64/preempt/ti.h)
         mem = gdb.selected_inferior().read_memory(addr, 4)
         return int.from_bytes(bytes(mem), "little")
     return int(percpu_area()[cpu]["preempt_count"]) & 0xFFFFFFFF
@@ -305,7 +311,7 @@ def describe_count(raw, tif_flags):
         parts.append(f"{name}={(val & c[mask]) >> _shift(c[mask])}")
     tif = 1 if tif_flags & (1 << c["TIF_NEED_RESCHED"]) else 0
     parts.append(f"tif_need_resched={tif}")
-    if c.get("COUNT_IS_FOLDED"):
+    if c["PREEMPT_FOLDS_RESCHED"]:
         folded = 0 if raw & nr_bit else 1    # bit 31 is inverted
         parts.append(f"folded_need_resched={folded}")
         if tif and not folded:
@@ -347,7 +353,7 @@ selected thread is marked with *."""
         c = consts()
         vs = vcpus()
         sel = gdb.selected_thread()
-        extra = ", bit 31 = need-resched, inverted" if c.get("COUNT_IS_FOLDED") else ""
+        extra = ", bit 31 = need-resched, inverted" if c["PREEMPT_FOLDS_RESCHED"] else ""
         print(f"fold-cpus: {len(vs)} vCPUs, COUNT={model_name()}{extra}")
         area = percpu_area()
         for v in vs:
@@ -444,7 +450,7 @@ P = TIF_POLLING_NRFLAG, C = on_cpu (switched in, switch-out not done)."""
 
 
 def rq_of(cpu):
-    rq_type = _static("rqs", "sched/core.c").type.target()
+    rq_type = gdb.parse_and_eval("rqs").type.target()
     p = percpu_area()[cpu]["rq"]
     if int(p) == 0:
         return None

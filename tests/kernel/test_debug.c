@@ -6,7 +6,7 @@
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/spinlock.h"
-#include "kernel/irq.h"
+#include "arch/x86_64/irq.h"
 #include "kernel/smp.h"
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"
@@ -86,7 +86,7 @@ static void leaky_thread(void *arg)
 {
 	(void)arg;
 	/* Leaves with the count raised (COUNT=off: IRQs off instead). */
-	if (COUNT_MODEL_OFF)
+	if (!PREEMPT_HAS_COUNT)
 		local_irq_disable();
 	else
 		preempt_disable();

@@ -156,9 +156,11 @@ static void check_voluntary(struct ktest *t)
 	KT_EXPECT_OP(t, sc.h_woke, >=, sc.loop_end);
 	run_scenario(true);
 	report(t, "with points");
-	/* The first point reached with the request pending switched. */
+	/* The first point reached with the request pending switched: no
+	 * point was passed with it. (0 when the timer struck between the
+	 * loop's look at the flag and the point itself.) */
 	KT_EXPECT(t, sc.h_state == L_IN_MIGHT || sc.h_state == L_IN_COND);
-	KT_EXPECT_EQ(t, sc.h_seen_might + sc.h_seen_cond, 1);
+	KT_EXPECT_OP(t, sc.h_seen_might + sc.h_seen_cond, <=, 1);
 	KT_EXPECT_OP(t, sc.h_woke, <, sc.loop_end);
 }
 
@@ -171,7 +173,7 @@ static void check_none(struct ktest *t)
 	run_scenario(true);
 	report(t, "with points");
 	KT_EXPECT_EQ(t, sc.h_state, L_IN_COND);      /* only cond_resched() */
-	KT_EXPECT_EQ(t, sc.h_seen_cond, 1);
+	KT_EXPECT_OP(t, sc.h_seen_cond, <=, 1);      /* the first one switched */
 	ktest_diag(t, "none: passed %llu might_resched() points with the request pending",
 		   (unsigned long long)sc.h_seen_might);
 	if (sc.h_seen_might == 0)

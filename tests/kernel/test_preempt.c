@@ -4,7 +4,7 @@
  * should do, so the suite passes for every COUNT x PREEMPT. */
 #include "kernel/ktest.h"
 #include "kernel/preempt.h"
-#include "kernel/irq.h"
+#include "arch/x86_64/irq.h"
 #include "kernel/percpu.h"
 #include "kernel/time.h"
 #include "kernel/cmdline.h"
@@ -32,7 +32,7 @@ static void nesting(struct ktest *t)
 	preempt_disable();
 	preempt_disable();
 	KT_EXPECT_EQ(t, preempt_count(), 3 * PREEMPT_DISABLE_OFFSET);
-	KT_EXPECT_EQ(t, !!in_atomic(), !COUNT_MODEL_OFF);
+	KT_EXPECT_EQ(t, !!in_atomic(), PREEMPT_HAS_COUNT);
 	preempt_enable();
 	preempt_enable();
 	KT_EXPECT_EQ(t, preempt_count(), PREEMPT_DISABLE_OFFSET);
@@ -86,7 +86,7 @@ static void folded_encoding(struct ktest *t)
 	KT_EXPECT_EQ(t, preempt_count_raw(), PREEMPT_ENABLED);
 	KT_EXPECT(t, !should_resched(0));
 	local_irq_restore(f);
-	if (!COUNT_BIT31)
+	if (!PREEMPT_FOLDS_RESCHED)
 		ktest_diag(t, "COUNT=%s: no bit 31; the flag is tested in the thread", preempt_model_name());
 }
 
@@ -105,7 +105,7 @@ static void enable_calls_schedule_once(struct ktest *t)
 	before = this_cpu_ptr()->stats.preempt_schedule_calls;
 	preempt_enable();
 	u64 calls = this_cpu_ptr()->stats.preempt_schedule_calls - before;
-	KT_EXPECT_EQ(t, calls, COUNT_MODEL_OFF ? 0 : 1);
+	KT_EXPECT_EQ(t, calls, !PREEMPT_HAS_COUNT ? 0 : 1);
 	/* In none/voluntary mode the request is still pending: honour it. */
 	if (need_resched())
 		schedule();
@@ -115,7 +115,7 @@ static void enable_calls_schedule_once(struct ktest *t)
 /* A request made while the count is nonzero waits for the final enable. */
 static void request_waits_for_final_enable(struct ktest *t)
 {
-	if (COUNT_MODEL_OFF)
+	if (!PREEMPT_HAS_COUNT)
 		KT_SKIP(t, "COUNT=off: preempt_enable() is not a preemption point");
 	preempt_disable();
 	preempt_disable();
@@ -166,11 +166,11 @@ static void remote_request_folds(struct ktest *t)
 		u64 end = ktime_get_ns() + NSEC_PER_SEC;
 		/* The handler counts the IPI, then the fold: wait for both. */
 		while ((per_cpu(stats.resched_ipi_received, c) == recv ||
-			(COUNT_MODEL_FOLDED && per_cpu(stats.folds, c) == folds)) &&
+			(PREEMPT_IPI_FOLDS && per_cpu(stats.folds, c) == folds)) &&
 		       ktime_get_ns() < end)
 			cpu_relax();
 		KT_EXPECT_OP(t, per_cpu(stats.resched_ipi_received, c), >, recv);
-		if (COUNT_MODEL_FOLDED)
+		if (PREEMPT_IPI_FOLDS)
 			KT_EXPECT_OP(t, per_cpu(stats.folds, c), >, folds);
 		else
 			KT_EXPECT_EQ(t, per_cpu(stats.folds, c), folds);
@@ -278,9 +278,9 @@ static void remote_wake_preempts_at_enable(struct ktest *t)
 	thread_join(a);
 	thread_join(b);
 	KT_EXPECT_EQ(t, h.b_ran_before_enable, 0);
-	if (COUNT_BIT31)
+	if (PREEMPT_FOLDS_RESCHED)
 		KT_EXPECT_EQ(t, h.raw_while_disabled, 1u); /* folded: depth 1, bit 31 clear */
-	if (preempt_mode_full() && !COUNT_MODEL_OFF)
+	if (preempt_mode_full() && PREEMPT_HAS_COUNT)
 		KT_EXPECT_EQ(t, h.b_ran_after_enable, 1);
 	else
 		KT_EXPECT_EQ(t, h.b_ran_after_enable, 0);

@@ -1,0 +1,180 @@
+/* Wake-ups and the work that moves threads between run queues: which
+ * CPU a woken thread goes to, whether it preempts what runs there, the
+ * tick's round-robin, idle pulling, and each CPU's run queue at boot. */
+#include "sched/rq.h"
+#include "kernel/preempt.h"
+#include "kernel/panic.h"
+#include "kernel/percpu.h"
+#include "kernel/mm.h"
+#include "arch/x86_64/cpu.h"
+
+bool sched_running;
+
+u32 rq_nr_running(u32 cpu)
+{
+	struct rq *rq = &rqs[cpu];
+	return READ_ONCE(rq->nr_queued) + (READ_ONCE(rq->curr) != rq->idle);
+}
+
+static u32 select_cpu(struct thread *t)
+{
+	u64 allowed = t->allowed_cpus & cpu_online_mask();
+	u32 prev = (u32)t->cpu;
+	if (!allowed)
+		return prev;
+	if ((allowed & (1UL << prev)) && rq_nr_running(prev) == 0)
+		return prev;
+	for_each_online_cpu(c)
+		if ((allowed & (1UL << c)) && rq_nr_running(c) == 0)
+			return c;
+	if (allowed & (1UL << prev))
+		return prev;
+	return (u32)__builtin_ctzl(allowed);
+}
+
+static void check_preempt(struct rq *rq, struct thread *t, u32 cpu)
+{
+	struct thread *curr = rq->curr;
+	if (curr == rq->idle || t->prio > curr->prio)
+		resched_curr(cpu);
+}
+
+bool wake_up_thread(struct thread *t)
+{
+	u64 f = local_irq_save();
+	for (;;) {
+		u32 cpu = (u32)READ_ONCE(t->cpu);
+		struct rq *rq = &rqs[cpu];
+		spin_lock(&rq->lock);
+		if ((u32)t->cpu != cpu) { /* moved while we took the lock */
+			spin_unlock(&rq->lock);
+			continue;
+		}
+		if (t->state != THREAD_SLEEPING) {
+			spin_unlock(&rq->lock);
+			local_irq_restore(f);
+			return false;
+		}
+		__atomic_store_n(&t->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+		if (t->on_rq) {
+			/* Still on its CPU, on the way to schedule(): seeing
+			 * RUNNING there, it will simply stay. */
+			spin_unlock(&rq->lock);
+			local_irq_restore(f);
+			return true;
+		}
+		/* Off the run queue and, under this lock, off its CPU. */
+		u32 target = select_cpu(t);
+		if (target != cpu) {
+			spin_unlock(&rq->lock);
+			rq = &rqs[target];
+			spin_lock(&rq->lock);
+		}
+		t->cpu = (int)target;
+		enqueue(rq, t, false);
+		check_preempt(rq, t, target);
+		spin_unlock(&rq->lock);
+		local_irq_restore(f);
+		return true;
+	}
+}
+
+/* From the tick, in hardirq context: the round-robin time slice. */
+void scheduler_tick(void)
+{
+	u32 cpu = raw_smp_processor_id();
+	struct rq *rq = &rqs[cpu];
+	if (!sched_running)
+		return;
+	spin_lock(&rq->lock);
+	struct thread *curr = rq->curr;
+	if (curr != rq->idle && curr->prio == PRIO_NORMAL && --curr->slice <= 0) {
+		curr->slice = SCHED_SLICE_TICKS;
+		if (!list_empty(&rq->normal) || !list_empty(&rq->fifo))
+			resched_curr(cpu);
+	}
+	spin_unlock(&rq->lock);
+}
+
+/* An idle CPU takes a queued thread from a busy one. Locks in CPU order. */
+void sched_pull_work(void)
+{
+	u32 self = raw_smp_processor_id();
+	for_each_online_cpu(c) {
+		if (c == self || READ_ONCE(rqs[c].nr_queued) == 0)
+			continue;
+		struct rq *a = &rqs[MIN(c, self)], *b = &rqs[MAX(c, self)];
+		u64 f = local_irq_save();
+		spin_lock(&a->lock);
+		spin_lock(&b->lock);
+		struct thread *it, *found = NULL;
+		list_for_each_entry(it, &rqs[c].fifo, rq_node)
+			if (!found && (it->allowed_cpus & (1UL << self)))
+				found = it;
+		list_for_each_entry(it, &rqs[c].normal, rq_node)
+			if (!found && (it->allowed_cpus & (1UL << self)))
+				found = it;
+		if (found) {
+			dequeue(&rqs[c], found);
+			found->cpu = (int)self;
+			enqueue(&rqs[self], found, false);
+			resched_curr(self);
+		}
+		spin_unlock(&b->lock);
+		spin_unlock(&a->lock);
+		local_irq_restore(f);
+		if (found)
+			return;
+	}
+}
+
+void sched_prepare_cpu(u32 cpu)
+{
+	struct rq *rq = &rqs[cpu];
+	char name[THREAD_NAME_LEN] = "idle/";
+	name[5] = (char)('0' + cpu / 10 % 10);
+	name[6] = (char)('0' + cpu % 10);
+	name[7] = 0;
+	spin_lock_init(&rq->lock, "rq");
+	INIT_LIST_HEAD(&rq->fifo);
+	INIT_LIST_HEAD(&rq->normal);
+	rq->idle = thread_alloc(name, -1, 1UL << cpu);
+	rq->idle->cpu = (int)cpu;
+	rq->idle->on_rq = 1;
+	rq->idle->state = THREAD_RUNNING;
+	rq->curr = rq->idle;
+	per_cpu(idle, cpu) = rq->idle;
+	per_cpu(rq, cpu) = rq;
+}
+
+void sched_init_ap(u32 cpu)
+{
+	struct thread *idle = rqs[cpu].idle;
+	idle->on_cpu = 1;
+	idle->saved_preempt_count = PREEMPT_ENABLED + PREEMPT_DISABLE_OFFSET;
+	this_cpu_write(current, idle);
+}
+
+static void idle_entry(void *arg)
+{
+	(void)arg;
+	cpu_idle();
+}
+
+/* Boot CPU: run queue 0, the boot thread as its current thread, and an
+ * idle thread with a stack of its own. */
+void sched_init(void)
+{
+	sched_prepare_cpu(0);
+	struct rq *rq = &rqs[0];
+	thread_setup_stack(rq->idle, stack_alloc());
+	rq->idle->fn = idle_entry;
+	rq->idle->on_cpu = 0;
+	boot_thread.cpu = 0;
+	boot_thread.on_rq = 1;
+	boot_thread.on_cpu = 1;
+	boot_thread.allowed_cpus = 1;
+	boot_thread.slice = SCHED_SLICE_TICKS;
+	rq->curr = &boot_thread;
+	sched_running = true;
+}
