@@ -201,10 +201,8 @@ test-kvm: tools
 test: tools
 	$(Q)$(MAKE) -s host-test
 	$(Q)sh tests/check-make
-# check-protos: --warn-only lists the violations without failing until the
-# sources are fixed (issue 9); then drop --warn-only (= make check-protos).
 	$(Q)python3 tests/check-protos --self-test
-	$(Q)python3 tests/check-protos --warn-only
+	$(Q)python3 tests/check-protos
 	$(Q)python3 tests/check-disasm
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
 	$(Q)python3 tests/bench/run-bench --self-test

@@ -1,5 +1,6 @@
 /* fold's boot outline: one commented call per step. boot/entry.asm gets
  * here in 64-bit mode, on the boot stack, with the early page tables. */
+#include "kernel/main.h"
 #include "kernel/version.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"

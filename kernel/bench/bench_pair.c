@@ -4,12 +4,12 @@
  * PREEMPT_MODEL_H and PREEMPT_COUNT_FIELD=bench_count, so one image holds
  * all four models' real instruction sequences (from
  * arch/x86_64/preempt/, not copies), working on a stand-in count. */
+#include "kernel/bench/bench_pair.h"
 #include "kernel/preempt.h"
 
 #define PASTE2(a, b) a##b
 #define PASTE(a, b) PASTE2(a, b)
 
-void PASTE(bench_pair_loop_, BENCH_VARIANT)(u64 n);
 void PASTE(bench_pair_loop_, BENCH_VARIANT)(u64 n)
 {
 	for (u64 i = 0; i < n; i++) {
@@ -19,7 +19,6 @@ void PASTE(bench_pair_loop_, BENCH_VARIANT)(u64 n)
 }
 
 /* The stand-in count's starting value in this model. */
-u32 PASTE(bench_pair_enabled_, BENCH_VARIANT)(void);
 u32 PASTE(bench_pair_enabled_, BENCH_VARIANT)(void)
 {
 	return PREEMPT_ENABLED;

@@ -5,6 +5,7 @@
  * exit path holds the model's IRQ-exit preemption check. The loop's own
  * cost is measured by an empty loop and subtracted. */
 #include "kernel/bench/bench.h"
+#include "kernel/bench/bench_pair.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
@@ -12,15 +13,6 @@
 #include "kernel/time.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/regs.h"
-
-void bench_pair_loop_folded(u64 n);
-void bench_pair_loop_percpu(u64 n);
-void bench_pair_loop_ti(u64 n);
-void bench_pair_loop_off(u64 n);
-u32 bench_pair_enabled_folded(void);
-u32 bench_pair_enabled_percpu(void);
-u32 bench_pair_enabled_ti(void);
-u32 bench_pair_enabled_off(void);
 
 static __attribute__((noipa)) void empty_loop(u64 n)
 {
