@@ -76,7 +76,7 @@ CFLAGS_COMMON := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-
 	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS)
 CFLAGS := $(CFLAGS_COMMON) $(MODEL_DEFS)
 NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/
-LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
+LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -L $(BUILD) -T linker.ld
 
 # ---- sources ----------------------------------------------------------------
 C_SRCS := $(wildcard kernel/*.c arch/x86_64/*.c sched/*.c lib/*.c tests/kernel/*.c kernel/bench/*.c)
@@ -103,6 +103,10 @@ $(BUILD)/asm-offsets.inc: arch/x86_64/asm-offsets.c $(BUILD)/config | tools
 	$(Q)sed -n 's/^[[:space:]]*->\([A-Za-z_0-9]*\) \$$\{0,1\}\(-\{0,1\}[0-9]*\).*/%define \1 \2/p' \
 		$(BUILD)/asm-offsets.s > $@
 	$(Q)sed 's/%define \([A-Za-z_0-9]*\) \(.*\)/\1 = \2/' $@ > $(BUILD)/fold_offsets.py
+
+# The link map's constants (linker.ld INCLUDEs it), from the same source.
+$(BUILD)/layout.ld: $(BUILD)/asm-offsets.inc
+	$(Q)sed -n 's/^%define \(KERNEL_VMA\) \(.*\)/\1 = \2;/p' $< > $@
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
@@ -131,7 +135,7 @@ $(BUILD)/ksyms0.o: scripts/mksyms.sh | tools
 	$(Q)sh scripts/mksyms.sh $(NM) > $(BUILD)/ksyms0.c
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $(BUILD)/ksyms0.c
 
-$(ELF): $(OBJS) $(BUILD)/ksyms0.o linker.ld scripts/mksyms.sh
+$(ELF): $(OBJS) $(BUILD)/ksyms0.o linker.ld $(BUILD)/layout.ld scripts/mksyms.sh
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(LDFLAGS) -o $(BUILD)/fold.pass1.elf $(OBJS) $(BUILD)/ksyms0.o
 	$(Q)sh scripts/mksyms.sh $(NM) $(BUILD)/fold.pass1.elf > $(BUILD)/ksyms.c

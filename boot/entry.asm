@@ -8,8 +8,7 @@
 
 bits 32
 
-KERNEL_VMA	equ 0xFFFFFFFF80000000
-PAGE_OFFSET	equ 0xFFFF800000000000
+%include "asm-offsets.inc"	; KERNEL_VMA, PAGE_OFFSET, STACK_SIZE (kernel/mm.h)
 COM1		equ 0x3F8
 MB2_BOOT_MAGIC	equ 0x36D76289
 
@@ -71,10 +70,10 @@ _start:
 	mov eax, early_pdpt_low
 	or eax, 0x3
 	mov [early_pml4], eax			; identity
-	mov [early_pml4 + 256 * 8], eax		; PAGE_OFFSET
+	mov [early_pml4 + ((PAGE_OFFSET >> 39) & 511) * 8], eax	; PAGE_OFFSET: slot 256
 	mov eax, early_pdpt_high
 	or eax, 0x3
-	mov [early_pml4 + 511 * 8], eax		; KERNEL_VMA
+	mov [early_pml4 + ((KERNEL_VMA >> 39) & 511) * 8], eax	; KERNEL_VMA: slot 511
 
 	; SDM 3A 10.8.5: CR4.PAE, CR3, EFER.LME, then CR0.PG.
 	mov eax, cr4
@@ -184,8 +183,8 @@ boot_bss_end:
 ; The boot CPU's first stack. kmain moves to a guarded stack once memory is
 ; up; this one only has to carry early boot.
 ; THREAD_SIZE-aligned, so the ti count model finds a thread_info at its base.
-section .bss.boot_stack nobits alloc noexec write align=16384
+section .bss.boot_stack nobits alloc noexec write align=STACK_SIZE
 global boot_stack_bottom, boot_stack_top
 boot_stack_bottom:
-	resb 16384
+	resb STACK_SIZE
 boot_stack_top:
