@@ -24,16 +24,6 @@
 #define STACK_SLOT (2 * STACK_SIZE)
 #define STACK_SLOTS 4096
 
-/* Page-table entry bits (SDM Vol. 3A 5.5, Table 5-20 and friends). */
-#define PTE_P (1UL << 0)
-#define PTE_W (1UL << 1)
-#define PTE_PWT (1UL << 3)
-#define PTE_PCD (1UL << 4)
-#define PTE_PS (1UL << 7)
-#define PTE_G (1UL << 8)
-#define PTE_NX (1UL << 63)
-#define PTE_ADDR 0x000FFFFFFFFFF000UL
-
 static inline void *phys_to_virt(u64 pa)
 {
 	return (void *)(pa + PAGE_OFFSET);
@@ -56,18 +46,6 @@ extern u64 mem_max_phys;               /* end of the highest usable RAM */
 extern u64 mem_usable_bytes;
 extern u64 mem_above_4g_bytes;
 
-/* vm.c: the kernel page tables. */
-void vm_init(void);
-void vm_load(void);                    /* load them on this CPU */
-void map_page(u64 va, u64 pa, u64 flags);
-void unmap_page(u64 va);
-bool virt_is_mapped(u64 va);
-u64 virt_pte_flags(u64 va);            /* 0 if not mapped */
-void *ioremap(u64 pa, size_t size);    /* uncached, RW, NX */
-void *memremap(u64 pa, size_t size);   /* cached, read-only, NX (firmware tables) */
-u64 kernel_cr3(void);
-const char *mm_describe_address(u64 va);
-
 /* stack.c */
 u64 stack_alloc(void);                 /* returns the stack top */
 void stack_free(u64 top);
@@ -81,4 +59,7 @@ void kfree(void *p);
 extern char _kernel_phys_start[], _text_start[], _text_end[], _rodata_start[],
 	_rodata_end[], _data_start[], _data_end[], _bss_start[], _bss_end[],
 	_kernel_end[];
+/* The page tables themselves are the arch's (map_page(), ioremap(), the
+ * PTE bits and PAGE_KERNEL): arch/x86_64/vm.h. */
+#include "arch/x86_64/vm.h"
 #endif

@@ -14,13 +14,6 @@ void set_cpu_online(u32 cpu)
 	__atomic_fetch_add(&nr_cpus_online, 1, __ATOMIC_SEQ_CST);
 }
 
-/* Point this CPU's GS base at its area. Must come before anything that
- * touches %gs: printk, spinlocks, the preempt count. */
-void arch_percpu_set_base(struct percpu *p)
-{
-	wrmsr(MSR_GS_BASE, (u64)p);
-}
-
 void percpu_init_cpu(u32 cpu, u32 apic_id)
 {
 	struct percpu *p = &percpu_area[cpu];

@@ -32,7 +32,7 @@ u64 stack_alloc(void)
 		u64 pa = frame_alloc();
 		if (!pa)
 			panic("stack_alloc: out of memory");
-		map_page(va, pa, PTE_W | PTE_NX | PTE_G);
+		map_page(va, pa, PAGE_KERNEL);
 	}
 	memset((void *)base, 0, STACK_SIZE);
 	return slot + STACK_SLOT;
