@@ -8,7 +8,6 @@
 #include "kernel/cmdline.h"
 #include "kernel/mm.h"
 #include "kernel/panic.h"
-#include "kernel/ktest.h"
 #include "kernel/preempt.h"
 #include "kernel/time.h"
 #include "kernel/banner.h"
@@ -25,14 +24,8 @@
 #include "arch/x86_64/smpboot.h"
 #include "kernel/smp.h"
 #include "kernel/hrtimer.h"
-#include "kernel/shell.h"
+#include "kernel/init.h"
 #include "arch/x86_64/cpu.h"
-#include "lib/string.h"
-
-/* What `make run` shows when nothing else is asked for: well under a
- * minute of benchmarks under wall-clock TCG. */
-#define DEFAULT_BENCH "cpus;bench preempt;bench latency loops=500;" \
-	"bench latency loops=500 load=hog;bench throughput ops=50000 rounds=2000;stat"
 
 static void kmain_on_stack(void *arg);
 
@@ -69,22 +62,7 @@ static void kmain_on_stack(void *arg)
 	set_cpu_online(0);
 	local_irq_enable();
 	smp_boot_aps();                    /* INIT-SIPI-SIPI, one AP at a time */
-	pr_info("preempt: count model %s, mode %s\n", preempt_model_name(),
-		preempt_mode_name(preempt_mode));
 	preempt_enable();                  /* boot is done with its own count */
 
-	if (!strcmp(cmdline.test, "panic"))
-		panic("test=panic: a deliberate panic, to show what one looks like");
-	if (cmdline.test[0]) {             /* test=...: run suites, then exit */
-		int failed = ktest_run(cmdline.test);
-		qemu_exit(failed == 0 ? EXIT_PASS : EXIT_FAIL);
-	}
-	if (cmdline.autorun[0])            /* autorun=CMD;CMD: the shell, scripted */
-		shell_exec_list(cmdline.autorun);
-	else if (cmdline.bench)            /* the default benchmark set */
-		shell_exec_list(DEFAULT_BENCH);
-	if (cmdline.shell)                 /* at a terminal: the prompt */
-		shell_interactive();
-	pr_info("fold: done; powering off (shell=on gives a prompt instead)\n");
-	qemu_exit(ktest_failures ? EXIT_FAIL : EXIT_PASS); /* tests run from the shell count */
+	kernel_init_run();                 /* test=, autorun=, the benchmarks, the shell */
 }

@@ -60,6 +60,8 @@ void preempt_mode_init(int requested)
 		mode = PREEMPT_MODE_DEFAULT;
 	}
 	apply(mode);
+	pr_info("preempt: count model %s, mode %s\n", preempt_model_name(),
+		preempt_mode_name(preempt_mode));
 }
 
 static int apply_stopped(void *arg)

@@ -11,6 +11,8 @@ typedef void (*irq_handler_t)(struct pt_regs *regs);
  * 7.3); the local APIC delivers the timer, the IPIs and its error and
  * spurious interrupts (SDM Vol. 3A 12.5). */
 #define VECTOR_TIMER 0x20
+#define VECTOR_TEST 0x80       /* software `int`: the debug suite's leaky handler */
+#define VECTOR_BENCH 0x81      /* software `int`: bench preempt's empty handler */
 #define VECTOR_RESCHEDULE 0xF0
 #define VECTOR_CALL_FUNCTION 0xF1
 #define VECTOR_ERROR 0xFE

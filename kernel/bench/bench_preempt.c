@@ -28,7 +28,6 @@ static __attribute__((noipa)) void built_loop(u64 n)
 	}
 }
 
-#define BENCH_VECTOR 0x81
 static void nop_handler(struct pt_regs *regs)
 {
 	(void)regs;
@@ -37,7 +36,7 @@ static void nop_handler(struct pt_regs *regs)
 static __attribute__((noipa)) void int_loop(u64 n)
 {
 	for (u64 i = 0; i < n; i++)
-		__asm__ __volatile__("int $0x81" ::: "memory");
+		__asm__ __volatile__("int %0" ::"i"(VECTOR_BENCH) : "memory");
 }
 
 static u64 time_loop(void (*fn)(u64), u64 n)
@@ -58,7 +57,7 @@ int bench_preempt(int argc, char **argv)
 		return -1;
 	static bool registered;
 	if (!registered) {
-		irq_register(BENCH_VECTOR, nop_handler, "bench-nop");
+		irq_register(VECTOR_BENCH, nop_handler, "bench-nop");
 		registered = true;
 	}
 	struct {
@@ -101,7 +100,7 @@ int bench_preempt(int argc, char **argv)
 	u64 t = time_loop(int_loop, irq_iters);
 	preempt_enable();
 	fmt_centi(a, sizeof(a), bench_ns_x100(t > empty_irq ? t - empty_irq : 0, irq_iters));
-	console_printf("  interrupt round trip (int $0x%x, empty handler): %s ns\n", BENCH_VECTOR, a);
+	console_printf("  interrupt round trip (int $0x%x, empty handler): %s ns\n", VECTOR_BENCH, a);
 	console_printf("BENCH irq %s iters=%llu ns_per_irq=%s\n", ctx, (unsigned long long)irq_iters, a);
 	return 0;
 }

@@ -111,19 +111,18 @@ static void leaky_handler(struct pt_regs *regs)
 	preempt_count_add(PREEMPT_OFFSET); /* never dropped */
 }
 
-#define TEST_VECTOR 0x80
 
 static void count_leak_in_irq(struct ktest *t)
 {
 	static bool registered;
 	if (!registered) {
-		irq_register(TEST_VECTOR, leaky_handler, "test-leaky");
+		irq_register(VECTOR_TEST, leaky_handler, "test-leaky");
 		registered = true;
 	}
 	u64 before = bug_reports;
 	u32 count = preempt_count();
 	capture();
-	__asm__ __volatile__("int $0x80" ::: "memory");
+	__asm__ __volatile__("int %0" ::"i"(VECTOR_TEST) : "memory");
 	expect_report(t, before, "BUG: preempt count leak in IRQ handler test-leaky (vector 128)",
 		      "irq_dispatch");
 	KT_EXPECT_EQ(t, preempt_count(), count); /* repaired on the way out */
