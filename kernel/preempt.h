@@ -80,6 +80,8 @@ static __always_inline bool preempt_fold_need_resched(void);
  *   set/clear/test_preempt_need_resched()  the folded copy of the flag
  *   should_resched(offset)        cond_resched()'s test (Linux's name)
  *   arch_irqentry_exit_need_resched()  the IRQ exit's test
+ * and, where it needs one (each has a default below, as Linux's generic
+ * headers give a default for every arch hook an arch does not define):
  *   preempt_model_scheduler_ipi() what the RESCHEDULE IPI does
  *   preempt_model_resched_remote(cpu)  what a remote request does
  *   preempt_model_switch(prev, next)   what a context switch does
@@ -103,6 +105,39 @@ static __always_inline bool preempt_fold_need_resched(void)
 	set_preempt_need_resched();
 	return true;
 }
+
+/* ---- The hooks' defaults: what a model with the count per CPU and the
+ * fold in the IPI handler does (nothing, or the fold). */
+#ifndef preempt_model_scheduler_ipi
+static __always_inline void preempt_model_scheduler_ipi(void)
+{
+	preempt_fold_need_resched(); /* tif_flag.h models: reads the flag only */
+}
+#endif
+#ifndef preempt_model_resched_remote
+static __always_inline void preempt_model_resched_remote(u32 cpu) { (void)cpu; }
+#endif
+#ifndef preempt_model_switch
+static __always_inline void preempt_model_switch(u32 *prev_saved, const u32 *next_saved)
+{
+	(void)prev_saved;
+	(void)next_saved;
+}
+#endif
+#ifndef preempt_count_init_stack
+static __always_inline void preempt_count_init_stack(u64 stack_top, u32 count)
+{
+	(void)stack_top;
+	(void)count;
+}
+#endif
+#ifndef preempt_count_raw_of
+static __always_inline u32 preempt_count_raw_of(u32 cpu, u64 stack_top)
+{
+	(void)stack_top;
+	return per_cpu(preempt_count, cpu);
+}
+#endif
 
 /* preempt_count_raw(): the stored 32 bits, bit 31 included (folded).
  * preempt_count(): the depths only, as Linux's preempt_count(). */

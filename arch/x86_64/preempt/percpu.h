@@ -1,23 +1,22 @@
 /* COUNT=percpu: the seed patch ("[RFC] per-cpu preempt_count", LKML,
  * 2013-08-12). The count moves from thread_info to a per-CPU variable at
  * %gs:8, so changing it is one instruction with no pointer to find, but
- * TIF_NEED_RESCHED is still only in the thread's flags: preempt_enable()
- * and the IRQ exit test the count, then load current and test the flag.
- * The count is saved into the outgoing thread and loaded from the
- * incoming one at every switch, as the patch's __switch_to() did.
+ * TIF_NEED_RESCHED is still only in the thread's flags (tif_flag.h):
+ * preempt_enable() and the IRQ exit test the count, then load current and
+ * test the flag. The count is saved into the outgoing thread and loaded
+ * from the incoming one at every switch, as the patch's __switch_to() did.
  *
  * Every model file defines the interface listed in kernel/preempt.h. */
 #ifndef FOLD_ARCH_PREEMPT_MODEL_H
 #define FOLD_ARCH_PREEMPT_MODEL_H
 
 #include "arch/x86_64/preempt/gs_count.h"
+#include "arch/x86_64/preempt/tif_flag.h"
 
 #define PREEMPT_MODEL_NAME "percpu"
 #define PREEMPT_HAS_COUNT 1
-#define PREEMPT_FOLDS_RESCHED 0
 #define PREEMPT_COUNT_ON_STACK 0
-#define PREEMPT_IPI_FOLDS 0          /* the RESCHEDULE IPI does the fold */
-#define PREEMPT_ENABLED 0u
+#define PREEMPT_IPI_FOLDS 0          /* nothing to fold */
 
 static __always_inline u32 preempt_count_raw(void) { return gs_count_read(); }
 static __always_inline void preempt_count_set(u32 v) { gs_count_write(v); }
@@ -32,28 +31,13 @@ static __always_inline bool __preempt_count_dec_and_test(void)
 	return gs_count_dec_is_zero() && tif_need_resched();
 }
 
-/* No folded copy: the flag is only in the thread. */
-static __always_inline void set_preempt_need_resched(void) {}
-static __always_inline void clear_preempt_need_resched(void) {}
-static __always_inline bool test_preempt_need_resched(void)
-{
-	return tif_need_resched();
-}
-
 static __always_inline bool should_resched(u32 offset)
 {
-	return gs_count_read() == offset && tif_need_resched(); /* bit 31 unused */
+	return gs_count_read() == offset && tif_need_resched();
 }
 static __always_inline bool arch_irqentry_exit_need_resched(void)
 {
 	return should_resched(0); /* the count, then current->flags */
-}
-
-/* The IPI finds the flag already set in the thread; there is no copy to
- * make (preempt_fold_need_resched() reads the flag and does nothing). */
-static __always_inline void preempt_model_scheduler_ipi(void)
-{
-	preempt_fold_need_resched();
 }
 
 /* The seed patch's switch: the outgoing thread keeps its count, the
@@ -63,19 +47,6 @@ static __always_inline void preempt_model_switch(u32 *prev_saved, const u32 *nex
 	*prev_saved = gs_count_read();
 	gs_count_write(*next_saved);
 }
-static __always_inline void preempt_model_resched_remote(u32 cpu)
-{
-	(void)cpu;
-}
-static __always_inline void preempt_count_init_stack(u64 stack_top, u32 count)
-{
-	(void)stack_top;
-	(void)count;
-}
-static __always_inline u32 preempt_count_raw_of(u32 cpu, u64 stack_top)
-{
-	(void)stack_top;
-	return per_cpu(PREEMPT_COUNT_FIELD, cpu);
-}
+#define preempt_model_switch preempt_model_switch
 
 #endif

@@ -1,7 +1,7 @@
 /* COUNT=ti: the kernel before the change. The count lives in struct
  * thread_info at the lowest address of the STACK_SIZE-aligned kernel
  * stack, found by masking %rsp (Linux's current_thread_info() until 3.13),
- * and TIF_NEED_RESCHED is tested in the thread's flags. Each thread
+ * and TIF_NEED_RESCHED is tested in the thread's flags (tif_flag.h). Each thread
  * carries its own count, so a switch needs nothing; a new stack gets its
  * count written at its base (preempt_count_init_stack()).
  *
@@ -12,13 +12,12 @@
 #include "kernel/percpu.h"
 #include "kernel/mm.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/preempt/tif_flag.h"
 
 #define PREEMPT_MODEL_NAME "ti"
 #define PREEMPT_HAS_COUNT 1
-#define PREEMPT_FOLDS_RESCHED 0
 #define PREEMPT_COUNT_ON_STACK 1     /* at (rsp & ~(STACK_SIZE - 1)) */
 #define PREEMPT_IPI_FOLDS 0          /* the RESCHEDULE IPI does the fold */
-#define PREEMPT_ENABLED 0u
 
 struct thread_info {
 	u32 preempt_count;
@@ -78,13 +77,6 @@ static __always_inline bool __preempt_count_dec_and_test(void)
 	return zero && tif_need_resched();
 }
 
-static __always_inline void set_preempt_need_resched(void) {}
-static __always_inline void clear_preempt_need_resched(void) {}
-static __always_inline bool test_preempt_need_resched(void)
-{
-	return tif_need_resched();
-}
-
 static __always_inline bool should_resched(u32 offset)
 {
 	return preempt_count_raw() == offset && tif_need_resched(); /* bit 31 unused */
@@ -94,28 +86,17 @@ static __always_inline bool arch_irqentry_exit_need_resched(void)
 	return should_resched(0); /* thread_info's count, then the flag */
 }
 
-static __always_inline void preempt_model_scheduler_ipi(void)
-{
-	preempt_fold_need_resched();
-}
-static __always_inline void preempt_model_switch(u32 *prev_saved, const u32 *next_saved)
-{
-	(void)prev_saved;
-	(void)next_saved;
-}
-static __always_inline void preempt_model_resched_remote(u32 cpu)
-{
-	(void)cpu;
-}
 static __always_inline void preempt_count_init_stack(u64 stack_top, u32 count)
 {
 	stack_thread_info(stack_top)->preempt_count = count;
 }
+#define preempt_count_init_stack preempt_count_init_stack
 /* Another CPU's count is on its running thread's stack. */
 static __always_inline u32 preempt_count_raw_of(u32 cpu, u64 stack_top)
 {
 	(void)cpu;
 	return stack_top ? READ_ONCE(stack_thread_info(stack_top)->preempt_count) : 0;
 }
+#define preempt_count_raw_of preempt_count_raw_of
 
 #endif
