@@ -100,12 +100,15 @@ $(BUILD)/config: FORCE
 	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) CC=$(CC)" > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
-$(BUILD)/asm-offsets.inc: arch/x86_64/asm-offsets.c $(BUILD)/config | tools
+# The structure offsets and constants of arch/x86_64/asm-offsets.c: for
+# NASM (asm-offsets.inc), and for the GDB helpers and the host tools
+# (fold_offsets.py, which also carries the kernel's limits and option names).
+$(BUILD)/asm-offsets.inc: arch/x86_64/asm-offsets.c scripts/mkoffsets.sh $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $(BUILD)/asm-offsets.d -MT $@ -S -o $(BUILD)/asm-offsets.s $<
-	$(Q)sed -n 's/^[[:space:]]*->\([A-Za-z_0-9]*\) \$$\{0,1\}\(-\{0,1\}[0-9]*\).*/%define \1 \2/p' \
-		$(BUILD)/asm-offsets.s > $@
-	$(Q)sed 's/%define \([A-Za-z_0-9]*\) \(.*\)/\1 = \2/' $@ > $(BUILD)/fold_offsets.py
+	$(Q)sh scripts/mkoffsets.sh inc $(BUILD)/asm-offsets.s > $@
+$(BUILD)/fold_offsets.py: $(BUILD)/asm-offsets.inc scripts/mkoffsets.sh
+	$(Q)sh scripts/mkoffsets.sh py $(BUILD)/asm-offsets.s > $@
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
@@ -134,7 +137,7 @@ $(BUILD)/ksyms0.o: scripts/mksyms.sh | tools
 	$(Q)sh scripts/mksyms.sh $(NM) > $(BUILD)/ksyms0.c
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $(BUILD)/ksyms0.c
 
-$(ELF): $(OBJS) $(BUILD)/ksyms0.o linker.ld scripts/mksyms.sh
+$(ELF): $(OBJS) $(BUILD)/ksyms0.o linker.ld scripts/mksyms.sh | $(BUILD)/fold_offsets.py
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(LDFLAGS) -o $(BUILD)/fold.pass1.elf $(OBJS) $(BUILD)/ksyms0.o
 	$(Q)sh scripts/mksyms.sh $(NM) $(BUILD)/fold.pass1.elf > $(BUILD)/ksyms.c
