@@ -19,16 +19,14 @@ BUILD    ?= build
 ISO      ?= $(BUILD)/fold.iso
 V        ?= 0
 
-, := ,
-# (a literal comma for $(if ...) and $(subst ...) arguments: $(,))
-
 CC      := $(CROSS_COMPILE)gcc
 LD      := $(CROSS_COMPILE)ld
 NM      := $(CROSS_COMPILE)nm
 OBJDUMP := $(CROSS_COMPILE)objdump
 NASM    ?= nasm
-QEMU    ?= qemu-system-x86_64
 HOSTCC  ?= cc
+# QEMU (the QEMU command, may carry arguments) has no default here: unset,
+# tests/lib/qemu.py's is used, the one place that names the program.
 
 ifeq ($(V),1)
 Q :=
@@ -53,6 +51,9 @@ $(error ACCEL=$(ACCEL): choose tcg or kvm)
 endif
 ifeq ($(filter $(DEBUG),0 1),)
 $(error DEBUG=$(DEBUG): choose 0 or 1)
+endif
+ifeq ($(filter $(ICOUNT),0 1),)
+$(error ICOUNT=$(ICOUNT): choose 0 or 1)
 endif
 ifneq ($(shell echo '$(SMP)' | grep -Ex '[1-9][0-9]?'),$(SMP))
 $(error SMP=$(SMP): a CPU count from 1 to 64)
@@ -97,12 +98,15 @@ $(BUILD)/config: FORCE
 	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) CC=$(CC)" > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
-$(BUILD)/asm-offsets.inc: arch/x86_64/asm-offsets.c $(BUILD)/config | tools
+# The structure offsets and constants of arch/x86_64/asm-offsets.c: for
+# NASM (asm-offsets.inc), and for the GDB helpers and the host tools
+# (fold_offsets.py, which also carries the kernel's limits and option names).
+$(BUILD)/asm-offsets.inc: arch/x86_64/asm-offsets.c scripts/mkoffsets.sh $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $(BUILD)/asm-offsets.d -MT $@ -S -o $(BUILD)/asm-offsets.s $<
-	$(Q)sed -n 's/^[[:space:]]*->\([A-Za-z_0-9]*\) \$$\{0,1\}\(-\{0,1\}[0-9]*\).*/%define \1 \2/p' \
-		$(BUILD)/asm-offsets.s > $@
-	$(Q)sed 's/%define \([A-Za-z_0-9]*\) \(.*\)/\1 = \2/' $@ > $(BUILD)/fold_offsets.py
+	$(Q)sh scripts/mkoffsets.sh inc $(BUILD)/asm-offsets.s > $@
+$(BUILD)/fold_offsets.py: $(BUILD)/asm-offsets.inc scripts/mkoffsets.sh
+	$(Q)sh scripts/mkoffsets.sh py $(BUILD)/asm-offsets.s > $@
 
 # The link map's constants (linker.ld INCLUDEs it), from the same source.
 $(BUILD)/layout.ld: $(BUILD)/asm-offsets.inc
@@ -135,7 +139,7 @@ $(BUILD)/ksyms0.o: scripts/mksyms.sh | tools
 	$(Q)sh scripts/mksyms.sh $(NM) > $(BUILD)/ksyms0.c
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $(BUILD)/ksyms0.c
 
-$(ELF): $(OBJS) $(BUILD)/ksyms0.o linker.ld $(BUILD)/layout.ld scripts/mksyms.sh
+$(ELF): $(OBJS) $(BUILD)/ksyms0.o linker.ld $(BUILD)/layout.ld scripts/mksyms.sh | $(BUILD)/fold_offsets.py
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(LDFLAGS) -o $(BUILD)/fold.pass1.elf $(OBJS) $(BUILD)/ksyms0.o
 	$(Q)sh scripts/mksyms.sh $(NM) $(BUILD)/fold.pass1.elf > $(BUILD)/ksyms.c
@@ -167,25 +171,29 @@ $(ISO): $(ELF) $(ISO).cmdline scripts/mkiso.sh | tools
 iso: $(ISO)
 
 # ---- running ----------------------------------------------------------------
-# KVM runs the host CPU minus IA32_ARCH_CAPABILITIES (MSR 0x10a): on these
-# machines the host KVM refuses QEMU 7.2's write of that MSR and QEMU aborts
-# in kvm_buf_set_msrs before the guest runs. fold never reads it.
-# tests/run passes the same -cpu.
-KVM_CPU := host$(,)-arch-capabilities
-QEMU_ACCEL := $(if $(filter kvm,$(ACCEL)),-accel kvm -cpu $(KVM_CPU),-accel tcg)
-QEMU_ARGS := -machine $(MACHINE) -m $(MEM) -smp $(SMP) $(QEMU_ACCEL) \
-	$(if $(filter 1,$(ICOUNT)),-icount shift=0$(,)sleep=off) \
-	-cdrom $(ISO) -boot d -display none -no-reboot -monitor none \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+# Every QEMU command line is built by tests/lib/qemu.py: make run's through
+# tests/lib/qemu-run, make gdb's through scripts/gdb/launch.py, the test
+# harnesses' in Python. The Makefile hands over the machine: QEMU_MACHINE.
+# ($(call sq,TEXT) is TEXT single-quoted for the shell.)
+sq = '$(subst ','\'',$(1))'
+QEMU_RUN := python3 tests/lib/qemu-run
+QEMU_MACHINE := $(strip --machine $(call sq,$(MACHINE)) --mem $(call sq,$(MEM)) --smp $(SMP) \
+	--accel $(ACCEL) --icount $(ICOUNT) $(if $(QEMU),--qemu $(call sq,$(QEMU))))
 
 # run: the banner, the default benchmark set (or CMDLINE's test=/autorun=),
 # then a fold> prompt if stdin is a terminal, else power off. shell= and
-# clock= are added here, so the ISO for run is its own ($(BUILD)/run-*.iso).
+# clock= are added here, so the ISO for run is its own ($(BUILD)/run-on.iso
+# or run-off.iso), made by a sub-make. QEMU starts on a line of its own:
+# `make -n run` prints that line and runs nothing (tests/check-make).
+# qemu-run says what QEMU's exit code means: passed, tests failed, panic,
+# a guest reset, or a signal.
+RUN_SHELL := $(shell [ -t 0 ] && echo on || echo off)
+RUN_ISO := $(BUILD)/run-$(RUN_SHELL).iso
 RUN_CLOCK := $(if $(filter 1,$(ICOUNT)), clock=icount)
 run: $(ELF)
-	$(Q)if [ -t 0 ]; then sh=on; else sh=off; fi; \
-	$(MAKE) -s --no-print-directory ISO=$(BUILD)/run-$$sh.iso CMDLINE='$(CMDLINE)$(RUN_CLOCK) shell='$$sh $(BUILD)/run-$$sh.iso && \
-	sh scripts/qemu-run.sh $(QEMU) $(subst -cdrom $(ISO),-cdrom $(BUILD)/run-$$sh.iso,$(QEMU_ARGS)) -serial stdio
+	$(Q)$(MAKE) -s --no-print-directory ISO=$(RUN_ISO) \
+		CMDLINE=$(call sq,$(CMDLINE)$(RUN_CLOCK) shell=$(RUN_SHELL)) $(RUN_ISO)
+	$(Q)$(QEMU_RUN) $(QEMU_MACHINE) --iso $(RUN_ISO)
 
 check-disasm:
 	$(Q)python3 tests/check-disasm
@@ -221,7 +229,8 @@ test: tools
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;
 # otherwise say which command to run.
-NEEDED_TOOLS := $(CC) $(LD) $(NASM) grub-mkrescue xorriso mformat $(QEMU) python3
+QEMU_PROGRAM := $(firstword $(or $(QEMU),$(shell $(QEMU_RUN) --print-binary 2>/dev/null)))
+NEEDED_TOOLS := $(CC) $(LD) $(NASM) grub-mkrescue xorriso mformat $(QEMU_PROGRAM) python3
 MISSING := $(strip $(foreach t,$(NEEDED_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))))
 .PHONY: tools
 tools:
@@ -240,7 +249,7 @@ clean:
 help:
 	@echo "fold make targets:"
 	@echo "  all (default)  build/fold.elf, build/fold.iso, build/fold.asm, build/fold.sym"
-	@echo "  run            build and boot in QEMU, serial console on stdio"
+	@echo "  run            build and boot in QEMU (tests/lib/qemu-run), serial console on stdio"
 	@echo "  test           host unit tests, then every row of tests/configs in QEMU"
 	@echo "  host-test      only the host unit tests of lib/"
 	@echo "  check-disasm   disassemble the probes of every count model and check them"
@@ -269,6 +278,7 @@ help:
 	@echo "  TESTFLAGS=        extra tests/run arguments in make test, e.g. --group smp"
 	@echo "  GDB_PORT GDB_BREAK GDB_SERIAL  make gdb: gdbstub port (20000 + uid), first breakpoint (kmain), serial log"
 	@echo "  BENCH_MODELS BENCH_MODES BENCH_SMP BENCH_LOADS BENCH_ARGS BENCH_JOBS BENCH_TIMEOUT BENCH_OUT  make bench's matrix"
-	@echo "  QEMU=$(QEMU) HOSTCC=$(HOSTCC) NASM=$(NASM)  the tools"
+	@echo "  QEMU=$(QEMU)  the QEMU command (unset: $(QEMU_PROGRAM), tests/lib/qemu.py's default)"
+	@echo "  HOSTCC=$(HOSTCC) NASM=$(NASM)  the other tools"
 
 -include $(DEPS) $(BUILD)/asm-offsets.d

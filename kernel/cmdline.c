@@ -104,25 +104,10 @@ static int set_shell(const char *v)
 	return parse_bool(v, &cmdline.shell);
 }
 
-static const struct option options[] = {
-	{ "loglevel", "a number 0-7", set_loglevel, "6" },
-	{ "preempt", "none, voluntary or full", set_preempt, "the build's PREEMPT" },
-	{ "test", "all, a suite list like sched,preempt, or panic", set_test, "none" },
-	{ "autorun", "shell commands separated by ';'", set_autorun, "none" },
-	{ "idle", "halt or poll", set_idle, "halt" },
-	{ "hz", "a tick rate from 10 to 10000", set_hz, "1000" },
-	{ "maxcpus", "a CPU count from 1 to 64", set_maxcpus, "all" },
-	{ "bench", "on or off (the default benchmark set at boot)", set_bench, "on" },
-	{ "shell", "on or off (a fold> prompt after boot)", set_shell, "off" },
-	{ "clock", "wall or icount (QEMU -icount shift=0,sleep=off: 1 ns per instruction)", set_clock, "wall" },
-};
-
-void cmdline_help(void)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
-		printk("  %-9s %s (default %s)\n", options[i].key, options[i].expect,
-		       options[i].def);
-}
+#define OPTION(key, expect, def) { #key, expect, set_##key, def },
+#define OPTION_KEY(key, expect, def) " " #key
+static const struct option options[] = { CMDLINE_OPTIONS(OPTION) };
+static const char option_keys[] = CMDLINE_OPTIONS(OPTION_KEY); /* " loglevel preempt ..." */
 
 /* Split in place on spaces, as split_words() does, but a double-quoted
  * stretch keeps its spaces and loses its quotes, as in Linux:
@@ -163,7 +148,7 @@ static int split_quoted(char *s, char **words, int max)
 
 int cmdline_parse(const char *s)
 {
-	static char buf[2048]; /* boot only: one caller at a time */
+	static char buf[CMDLINE_MAX + 1]; /* boot only: one caller at a time */
 	char *words[64];
 	int warnings = 0;
 	strlcpy(buf, s, sizeof(buf));
@@ -191,8 +176,7 @@ int cmdline_parse(const char *s)
 			if (!strcmp(options[j].key, words[i]))
 				o = &options[j];
 		if (!o) {
-			pr_warn("cmdline: unknown option '%s' ignored (known: loglevel preempt test autorun idle hz maxcpus bench shell clock)\n",
-				words[i]);
+			pr_warn("cmdline: unknown option '%s' ignored (known:%s)\n", words[i], option_keys);
 			warnings++;
 			continue;
 		}

@@ -5,9 +5,29 @@
 #define FOLD_KERNEL_CMDLINE_H
 #include "lib/types.h"
 
+/* The longest command line and autorun= value taken, in characters (the
+ * buffers hold one byte more, the NUL). */
+#define CMDLINE_MAX 2047
+#define AUTORUN_MAX 1023
+
+/* The options, X(key, what a value looks like, the default): the table in
+ * kernel/cmdline.c expands it (set_<key> parses each one), and
+ * arch/x86_64/asm-offsets.c hands the keys to the host tools. */
+#define CMDLINE_OPTIONS(X)                                                             \
+	X(loglevel, "a number 0-7", "6")                                               \
+	X(preempt, "none, voluntary or full", "the build's PREEMPT")                   \
+	X(test, "all, a suite list like sched,preempt, or panic", "none")              \
+	X(autorun, "shell commands separated by ';'", "none")                          \
+	X(idle, "halt or poll", "halt")                                                \
+	X(hz, "a tick rate from 10 to 10000", "1000")                                  \
+	X(maxcpus, "a CPU count from 1 to 64", "all")                                  \
+	X(bench, "on or off (the default benchmark set at boot)", "on")                \
+	X(shell, "on or off (a fold> prompt after boot)", "off")                       \
+	X(clock, "wall or icount (QEMU -icount shift=0,sleep=off: 1 ns per instruction)", "wall")
+
 struct cmdline_values {
 	char test[256];      /* test=all | SUITE[,SUITE...] | panic */
-	char autorun[1024];   /* autorun=CMD[;CMD...] for the shell */
+	char autorun[AUTORUN_MAX + 1]; /* autorun=CMD[;CMD...] for the shell */
 	int preempt_mode;    /* -1 = the build's default */
 	bool idle_poll;      /* idle=poll */
 	u32 hz;              /* timer tick rate */
@@ -19,5 +39,4 @@ struct cmdline_values {
 extern struct cmdline_values cmdline;
 /* Parses and prints the warnings; returns the number of warnings. */
 int cmdline_parse(const char *s);
-void cmdline_help(void);
 #endif

@@ -6,12 +6,10 @@ Each case pushes a canned log through the code real rows use and checks the
 verdict: a bad log must fail, and fail for the right reason (the report must
 mention it, so a different complaint cannot hide a parser that stopped
 noticing), and a good log must pass. Cases with via="qemu" boot a fake QEMU
-through Runner, so the timeout, the exit statuses and the serial file are
-exercised on the real code path; via="make" also runs a fake make.
-
-Run as a program, this file is those fakes:
-    harness_selftest.py fake-qemu --log FILE --exit N [--hang] [--record F] -- QEMU-ARGS
-    harness_selftest.py fake-make --exit N [--record F] -- MAKE-ARGS
+(tests/lib/fakes.py) through Runner, so the timeout, the exit statuses and
+the serial file are exercised on the real code path; via="make" also runs
+a fake make. The checks of tests/lib itself (lib-*, tests/lib/selftest.py)
+run here too.
 """
 
 from __future__ import annotations
@@ -21,15 +19,16 @@ import io
 import json
 import os
 import shutil
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from tests.lib import fakes
+from tests.lib import selftest as lib_selftest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOGS = os.path.join(HERE, "harness-logs")
-THIS = os.path.abspath(__file__)
 
 
 # ---------------------------------------------------------------------------
@@ -46,6 +45,7 @@ class Case:
     via: str = "log"                # log: parse only; qemu: fake boot; make: build too
     exit: int = 1                   # the fake QEMU's exit status
     hang: bool = False              # the fake QEMU never exits
+    kill: str | None = None         # the fake QEMU gets this signal
     make_exit: int = 0
     row: dict = field(default_factory=dict)         # more Row fields
     check: Callable[[Context], list[str]] | None = None
@@ -174,6 +174,12 @@ CASES = [
          check=check_timeout),
     Case("triple-fault", "triple-fault.log", via="qemu", exit=0,
          mention=("triple fault / reset", "idt: loading the IDT")),
+    # A SIGTERM from outside: QEMU says so and exits 0, but no triple fault.
+    Case("qemu-killed", "timeout.log", via="qemu", kill="SIGTERM",
+         mention=("QEMU was killed by signal 15 (SIGTERM)",
+                  "terminating on signal 15"),
+         check=lambda ctx: ["called a triple fault"]
+         if "triple fault" in ctx.report else []),
     Case("exit-mismatch", "good.log", via="qemu", exit=3,
          mention=("QEMU exit status 3",)),
     Case("exit-odd", "good.log", via="qemu", exit=7,
@@ -335,7 +341,7 @@ def test_selection(run, tmp) -> list[str]:
 def test_run_rows(run, tmp) -> list[str]:
     """Progress lines, the tally, -j and --no-keep-going, with fake rows."""
     problems = []
-    runner = run.Runner(root=tmp, qemu=fake_qemu_command(
+    runner = run.Runner(root=tmp, qemu=fakes.qemu_command(
         os.path.join(LOGS, "good.log"), 1), build=False)
     rows = [run.Row(name="r-pass"), run.Row(name="r-fail", expect="fail"),
             run.Row(name="r-pass2")]
@@ -360,8 +366,7 @@ def test_run_rows(run, tmp) -> list[str]:
 
 def test_build_failures(run, tmp) -> list[str]:
     """A broken build fails every row, but its output is shown once."""
-    make = [sys.executable, THIS, "fake-make", "--exit", "2", "--"]
-    runner = run.Runner(root=tmp, qemu=["false"], make=make)
+    runner = run.Runner(root=tmp, qemu=["false"], make=fakes.make_command(exit=2))
     rows = [run.Row(name="b1"), run.Row(name="b2", cmdline="test=panic")]
     tally = {True: 0, False: 0}
     out = io.StringIO()
@@ -413,24 +418,13 @@ UNIT_TESTS = [("config-parse", test_config_parse),
               ("selection", test_selection),
               ("run-rows", test_run_rows),
               ("build-failures", test_build_failures),
-              ("command-line", test_command_line)]
+              ("command-line", test_command_line)] + [
+    (name, lambda run, tmp, fn=fn: fn(tmp)) for name, fn in lib_selftest.TESTS]
 
 
 # ---------------------------------------------------------------------------
 # Running them
 # ---------------------------------------------------------------------------
-
-def fake_qemu_command(log: str | None, exit: int, hang: bool = False,
-                      record: str | None = None) -> list[str]:
-    cmd = [sys.executable, THIS, "fake-qemu", "--exit", str(exit)]
-    if log:
-        cmd += ["--log", log]
-    if hang:
-        cmd.append("--hang")
-    if record:
-        cmd += ["--record", record]
-    return cmd + ["--"]
-
 
 def run_case(run, case: Case, tmp: str) -> tuple[list[str], str, str]:
     """Returns (problems, the harness's report, a one-line gist of it)."""
@@ -441,11 +435,11 @@ def run_case(run, case: Case, tmp: str) -> tuple[list[str], str, str]:
         verdict = run.judge(row, run.read_log(log), run.Boot())
         result = run.RowResult(row, verdict, log=log)
     else:
-        qemu = fake_qemu_command(log, case.exit, case.hang,
-                                 os.path.join(tmp, f"{case.name}.qemu.json"))
-        make = [sys.executable, THIS, "fake-make", "--exit",
-                str(case.make_exit), "--record",
-                os.path.join(tmp, f"{case.name}.make.json"), "--"]
+        qemu = fakes.qemu_command(log, case.exit, case.hang,
+                                  os.path.join(tmp, f"{case.name}.qemu.json"),
+                                  case.kill)
+        make = fakes.make_command(case.make_exit,
+                                  os.path.join(tmp, f"{case.name}.make.json"))
         runner = run.Runner(root=tmp, qemu=qemu, make=make,
                             build=case.via == "make")
         result = runner.run_row(row)
@@ -502,68 +496,3 @@ def main(run, verbose: bool = False, only: list[str] = ()) -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
-
-
-# ---------------------------------------------------------------------------
-# The fakes
-# ---------------------------------------------------------------------------
-
-def _split_args(argv: list[str]) -> tuple[dict, list[str]]:
-    """'--exit 1 --hang -- rest...' -> ({'exit': '1', 'hang': True}, rest)."""
-    cut = argv.index("--") if "--" in argv else len(argv)
-    opts, own = {}, argv[:cut]
-    i = 0
-    while i < len(own):
-        key = own[i].lstrip("-")
-        if key == "hang":
-            opts[key] = True
-            i += 1
-        else:
-            opts[key] = own[i + 1]
-            i += 2
-    return opts, argv[cut + 1:]
-
-
-def fake_qemu(argv: list[str]) -> int:
-    """Write the canned log where -serial file: points, then exit (or hang)
-    like QEMU would after the kernel wrote to isa-debug-exit."""
-    opts, args = _split_args(argv)
-    if "record" in opts:
-        with open(opts["record"], "w") as f:
-            json.dump({"argv": args, "pid": os.getpid()}, f)
-    serial = next(args[i + 1][5:] for i, a in enumerate(args)
-                  if a == "-serial" and args[i + 1].startswith("file:"))
-    with open(serial, "wb") as out:
-        if "log" in opts:
-            with open(opts["log"], "rb") as f:
-                out.write(f.read())
-        else:
-            print("fake-qemu: pretending the machine type is wrong",
-                  file=sys.stderr)
-    if opts.get("hang"):
-        time.sleep(3600)
-    return int(opts["exit"])
-
-
-def fake_make(argv: list[str]) -> int:
-    opts, args = _split_args(argv)
-    if "record" in opts:
-        with open(opts["record"], "w") as f:
-            json.dump({"argv": args, "pid": os.getpid()}, f)
-    status = int(opts["exit"])
-    if status:
-        print("kernel/main.c:12: error: expected ';' before '}' token")
-        print("make: *** [Makefile:80: build/kernel/main.o] Error 1")
-        return status
-    iso = next(a[4:] for a in args if a.startswith("ISO="))
-    os.makedirs(os.path.dirname(iso), exist_ok=True)
-    open(iso, "wb").close()
-    return 0
-
-
-if __name__ == "__main__":
-    fakes = {"fake-qemu": fake_qemu, "fake-make": fake_make}
-    if len(sys.argv) < 2 or sys.argv[1] not in fakes:
-        sys.exit("usage: harness_selftest.py fake-qemu|fake-make ... "
-                 "(the self-tests themselves: tests/run --self-test)")
-    sys.exit(fakes[sys.argv[1]](sys.argv[2:]))

@@ -1,12 +1,17 @@
 /* Structure offsets for the assembly files and the GDB helpers, generated
  * from the C definitions so that nothing is copied by hand. The build
  * compiles this file to assembly and turns every "->SYM value" marker into
- * a NASM %define (build/asm-offsets.inc) and a Python constant. */
+ * a NASM %define (build/asm-offsets.inc) and a Python constant, and every
+ * "->SYM@ word word" marker into a Python list of strings
+ * (build/fold_offsets.py; scripts/mkoffsets.sh does both). */
 #include "kernel/percpu.h"
 #include "arch/x86_64/regs.h"
 #include "kernel/preempt.h"
 #include "sched/thread.h"
 #include "kernel/mm.h"
+#include "kernel/cmdline.h"
+#include "kernel/shell.h"
+#include "kernel/bench/bench.h"
 
 #define DEFINE(sym, val) \
 	__asm__ __volatile__("\n->" #sym " %0" ::"i"((long)(val)))
@@ -57,4 +62,19 @@ void asm_offsets(void)
 	DEFINE(KERNEL_VMA, KERNEL_VMA);
 	DEFINE(PAGE_OFFSET, PAGE_OFFSET);
 	DEFINE(STACK_SIZE, STACK_SIZE);
+
+	/* Limits for the host tools: tests/lib/build.py reads these (and the
+	 * option names) from build/fold_offsets.py; tests/bench/run-bench
+	 * checks the command lines it makes against them. Lengths are in
+	 * characters; a benchmark's options are BENCH_OPTIONS_<name>. */
+#define WORDS(sym, words) __asm__ __volatile__("\n->" #sym "@" words)
+#define KEY(key, ...) " " #key
+	DEFINE(CMDLINE_MAX, CMDLINE_MAX);
+	DEFINE(AUTORUN_MAX, AUTORUN_MAX);
+	DEFINE(SHELL_LINE_MAX, SHELL_LINE_MAX);
+	WORDS(CMDLINE_OPTIONS, CMDLINE_OPTIONS(KEY));
+	WORDS(BENCH_OPTIONS_preempt, BENCH_PREEMPT_OPTIONS(KEY, KEY));
+	WORDS(BENCH_OPTIONS_latency, BENCH_LATENCY_OPTIONS(KEY, KEY));
+	WORDS(BENCH_OPTIONS_throughput, BENCH_THROUGHPUT_OPTIONS(KEY, KEY));
+	WORDS(BENCH_OPTIONS_race, BENCH_RACE_OPTIONS(KEY, KEY));
 }

@@ -17,6 +17,34 @@ struct bench_opt {
 	size_t nwords;
 };
 
+/* Each benchmark's key=value options, one entry per option:
+ *   NUM(key, min, max)   a number from min to max
+ *   WORDS(key, words)    one of the strings of the array words (its index)
+ * The option's value lives in the benchmark's local variable named key.
+ * The benchmark builds its table from its list (BENCH_OPT_NUM and
+ * BENCH_OPT_WORDS below), and arch/x86_64/asm-offsets.c hands the keys to
+ * the host tools (build/fold_offsets.py): nobody copies them. */
+#define BENCH_PREEMPT_OPTIONS(NUM, WORDS) \
+	NUM(iters, 1000, 100000000)       \
+	NUM(irq_iters, 100, 10000000)
+#define BENCH_LATENCY_OPTIONS(NUM, WORDS) \
+	NUM(interval, 50, 1000000)        \
+	NUM(loops, 10, 100000)            \
+	WORDS(load, load_names)           \
+	NUM(hog_points, 1, 100000000)     \
+	NUM(hog_run, 1, 1000000000)       \
+	NUM(histogram, 0, 2000)
+#define BENCH_THROUGHPUT_OPTIONS(NUM, WORDS) \
+	NUM(ops, 1000, 100000000)            \
+	NUM(W, 0, 100000)                    \
+	NUM(p, 1, 64)                        \
+	NUM(lock_every, 0, 1000000)          \
+	NUM(rounds, 10, 10000000)
+#define BENCH_RACE_OPTIONS(NUM, WORDS) \
+	NUM(rounds, 10, 10000000)
+#define BENCH_OPT_NUM(key, min, max) { #key, &key, min, max, NULL, 0 },
+#define BENCH_OPT_WORDS(key, words) { #key, &key, 0, 0, words, ARRAY_SIZE(words) },
+
 /* Parses argv[1..]; on a bad key or value prints why and returns -1. */
 int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts, size_t n);
 /* "model=folded mode=full smp=2 clock=icount" */

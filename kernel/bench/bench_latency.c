@@ -176,14 +176,7 @@ int bench_latency(int argc, char **argv)
 {
 	u64 interval = 1000, loops = 2000, load = LOAD_NONE, hog_points = 100,
 	    hog_run = 20000, histogram = 0;
-	struct bench_opt opts[] = {
-		{ "interval", &interval, 50, 1000000, NULL, 0 },
-		{ "loops", &loops, 10, 100000, NULL, 0 },
-		{ "load", &load, 0, 0, load_names, ARRAY_SIZE(load_names) },
-		{ "hog_points", &hog_points, 1, 100000000, NULL, 0 },
-		{ "hog_run", &hog_run, 1, 1000000000, NULL, 0 },
-		{ "histogram", &histogram, 0, 2000, NULL, 0 },
-	};
+	struct bench_opt opts[] = { BENCH_LATENCY_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
 	if (bench_parse("latency", argc, argv, opts, ARRAY_SIZE(opts)))
 		return -1;
 	u32 n = nr_cpus_online;

@@ -49,10 +49,7 @@ static u64 time_loop(void (*fn)(u64), u64 n)
 int bench_preempt(int argc, char **argv)
 {
 	u64 iters = 1000000, irq_iters = 100000;
-	struct bench_opt opts[] = {
-		{ "iters", &iters, 1000, 100000000, NULL, 0 },
-		{ "irq_iters", &irq_iters, 100, 10000000, NULL, 0 },
-	};
+	struct bench_opt opts[] = { BENCH_PREEMPT_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
 	if (bench_parse("preempt", argc, argv, opts, ARRAY_SIZE(opts)))
 		return -1;
 	static bool registered;

@@ -34,9 +34,7 @@ static void hammer(void *arg)
 int bench_race(int argc, char **argv)
 {
 	u64 rounds = 20000;
-	struct bench_opt opts[] = {
-		{ "rounds", &rounds, 10, 10000000, NULL, 0 },
-	};
+	struct bench_opt opts[] = { BENCH_RACE_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
 	if (bench_parse("race", argc, argv, opts, ARRAY_SIZE(opts)))
 		return -1;
 	if (nr_cpus_online < 2) {

@@ -189,20 +189,14 @@ static void resched_ipi(const char *ctx, u64 rounds)
 
 int bench_throughput(int argc, char **argv)
 {
-	u64 ops = 200000, w = 100, p = 1, lock_every = 0, rounds = 10000;
-	struct bench_opt opts[] = {
-		{ "ops", &ops, 1000, 100000000, NULL, 0 },
-		{ "W", &w, 0, 100000, NULL, 0 },
-		{ "p", &p, 1, 64, NULL, 0 },
-		{ "lock_every", &lock_every, 0, 1000000, NULL, 0 },
-		{ "rounds", &rounds, 10, 10000000, NULL, 0 },
-	};
+	u64 ops = 200000, W = 100, p = 1, lock_every = 0, rounds = 10000;
+	struct bench_opt opts[] = { BENCH_THROUGHPUT_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
 	if (bench_parse("throughput", argc, argv, opts, ARRAY_SIZE(opts)))
 		return -1;
 	char ctx[128];
 	bench_context(ctx, sizeof(ctx));
 	console_printf("bench throughput (%s)\n", ctx);
-	preempt_heavy(ctx, ops, w, p, lock_every);
+	preempt_heavy(ctx, ops, W, p, lock_every);
 	ctxsw(ctx, "ctxsw_same", 0, 0, rounds);
 	if (nr_cpus_online >= 2) {
 		ctxsw(ctx, "ctxsw_cross", 0, 1, rounds);

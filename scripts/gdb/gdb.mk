@@ -1,6 +1,7 @@
 # Debugging fold in GDB: the Makefile includes this fragment
 # (-include scripts/gdb/gdb.mk) after its own variables, so $(ELF), $(BUILD),
-# $(QEMU) and $(QEMU_ARGS) are defined. README.md ("Debugging with GDB") walks through a session.
+# $(ISO) and $(QEMU_MACHINE) (the machine, for tests/lib/qemu.py's QEMU
+# command line) are defined. README.md ("Debugging with GDB") walks through a session.
 #
 #   make gdb        QEMU halted (-S) with its gdbstub, and GDB attached with
 #                   $(BUILD)/gdbinit: symbols, fold helpers, a hardware
@@ -18,14 +19,14 @@ GDB_PORT  ?= $(shell echo $$((20000 + $$(id -u) % 40000)))
 GDB_BREAK ?= kmain
 GDB_INIT  := $(BUILD)/gdbinit
 GDB_LAUNCH = python3 scripts/gdb/launch.py --elf $(ELF) --init $(GDB_INIT) \
-	--port $(GDB_PORT) --break '$(GDB_BREAK)' --gdb '$(GDB)'
+	--port $(GDB_PORT) --break '$(GDB_BREAK)' --gdb '$(GDB)' $(QEMU_MACHINE) --iso $(ISO)
 
 .PHONY: gdb qemu-gdb test-gdb
 gdb: all
-	$(Q)$(GDB_LAUNCH) $(if $(GDB_SERIAL),--serial '$(GDB_SERIAL)') gdb -- $(QEMU) $(QEMU_ARGS)
+	$(Q)$(GDB_LAUNCH) $(if $(GDB_SERIAL),--serial '$(GDB_SERIAL)') gdb
 
 qemu-gdb: all
-	$(Q)$(GDB_LAUNCH) $(if $(GDB_SERIAL),--serial '$(GDB_SERIAL)') qemu -- $(QEMU) $(QEMU_ARGS)
+	$(Q)$(GDB_LAUNCH) $(if $(GDB_SERIAL),--serial '$(GDB_SERIAL)') qemu
 
 test-gdb: tools
 	$(Q)python3 tests/gdb/run-gdb-test

@@ -3,31 +3,36 @@
 init file (scripts/gdb/gdbinit.in). Used by scripts/gdb/gdb.mk and by
 tests/gdb/run-gdb-test.
 
-    launch.py gdb  --elf E --init F --port P [--break LOC] [--serial S] -- QEMU...
+    launch.py gdb  --elf E --init F --port P [--break LOC] [--serial S] MACHINE
         QEMU in the background (halted, -S), GDB in the foreground; when
         GDB exits, QEMU is stopped.
-    launch.py qemu --elf E --init F --port P [--break LOC] -- QEMU...
+    launch.py qemu --elf E --init F --port P [--break LOC] MACHINE
         Only QEMU, in the foreground with the serial console on stdio; it
         prints the one command that attaches GDB from another terminal.
     launch.py init --elf E --init F --port P [--break LOC]
         Only write the init file.
 
-QEMU... is the QEMU command and its machine arguments (the Makefile's
-$(QEMU) $(QEMU_ARGS)); this script adds -S, -gdb and -serial.
+MACHINE is the Makefile's machine as tests/lib/qemu-run takes it (--iso
+ISO [--machine M --mem SIZE --smp N --accel A --icount 0|1 --qemu CMD]);
+the QEMU command is tests/lib/qemu.py's, with the gdbstub (-S -gdb).
+--print-cmdline prints that command instead of running anything.
 """
 
 import argparse
 import os
 import shlex
-import signal
 import socket
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TEMPLATE = os.path.join(HERE, "gdbinit.in")
+sys.dont_write_bytecode = True
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from tests.lib import proc, qemu  # noqa: E402
 
 
 def gdbinit_text(elf, port, stop_at=None, batch=False, helpers=None):
@@ -80,40 +85,6 @@ def free_port():
     return port
 
 
-def gdbstub_args(port):
-    # Listen on localhost only; -S: the vCPUs start halted, at the reset
-    # vector, until GDB says continue.
-    return ["-S", "-gdb", f"tcp:127.0.0.1:{port}"]
-
-
-def start_qemu(cmd, out_path):
-    """QEMU in its own session (no terminal signals reach it), its own
-    output in out_path."""
-    out = open(out_path, "w")
-    try:
-        return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    finally:
-        out.close()
-
-
-def stop_process(proc):
-    if proc.poll() is not None:
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-    except OSError:
-        proc.terminate()
-    try:
-        proc.wait(timeout=3)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            proc.kill()
-        proc.wait()
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mode", choices=("gdb", "qemu", "init"))
@@ -123,12 +94,31 @@ def main(argv=None):
     ap.add_argument("--break", dest="stop_at", default="kmain",
                     help="where GDB stops first (default kmain; '' for none)")
     ap.add_argument("--serial", default=None,
-                    help="QEMU -serial value (gdb mode: default file:<build>/gdb-serial.log)")
+                    help="QEMU -serial value (gdb mode: default file:<build>/gdb-serial.log; "
+                         "qemu mode: stdio)")
     ap.add_argument("--gdb", default=os.environ.get("GDB", "gdb"))
-    ap.add_argument("qemu", nargs=argparse.REMAINDER)
+    ap.add_argument("--print-cmdline", action="store_true",
+                    help="print the QEMU command and exit")
+    qemu.add_machine_arguments(ap)
     args = ap.parse_args(argv)
-    qemu = args.qemu[1:] if args.qemu[:1] == ["--"] else args.qemu
 
+    build = os.path.dirname(os.path.abspath(args.init))
+    if args.mode == "qemu":
+        serial = args.serial or "stdio"
+    else:
+        serial = args.serial or f"file:{os.path.join(build, 'gdb-serial.log')}"
+    cmd = None
+    if args.mode != "init":
+        if not args.iso:
+            ap.error(f"{args.mode}: --iso is required")
+        try:
+            cmd = qemu.command(qemu.program(args.qemu), qemu.machine_from_args(args),
+                               args.iso, serial, gdb_port=args.port)
+        except ValueError as e:
+            ap.error(str(e))
+    if args.print_cmdline:
+        print(shlex.join(cmd) if cmd else "(init: no QEMU)")
+        return 0
     if not os.path.exists(args.elf):
         print(f"fold-gdb: {args.elf} does not exist: run make", file=sys.stderr)
         return 1
@@ -137,9 +127,6 @@ def main(argv=None):
     if args.mode == "init":
         print(attach)
         return 0
-    if not qemu:
-        print("fold-gdb: no QEMU command given", file=sys.stderr)
-        return 2
     if not port_free(args.port):
         print(f"fold-gdb: TCP port {args.port} on 127.0.0.1 is in use (another "
               f"fold GDB session?); choose another: make gdb GDB_PORT=<port>",
@@ -147,74 +134,39 @@ def main(argv=None):
         return 1
 
     if args.mode == "qemu":
-        serial = args.serial or "stdio"
-        cmd = qemu + gdbstub_args(args.port) + ["-serial", serial]
         print(f"fold: QEMU waits for GDB on 127.0.0.1:{args.port} (-S: the CPUs "
               f"start when GDB continues). Attach from another terminal with:\n"
               f"    {attach}", flush=True)
-        # qemu-run.sh turns isa-debug-exit's codes into pass/fail/panic,
-        # as for make run.
-        cmd = ["sh", os.path.join(ROOT, "scripts", "qemu-run.sh")] + cmd
-        os.execvp(cmd[0], cmd)
+        # As for make run: isa-debug-exit's codes (and a signal) said in words.
+        result = qemu.run_foreground(cmd)
+        if result.kind != "passed":
+            print(f"fold: {result.message}", file=sys.stderr)
+        return result.status
 
-    build = os.path.dirname(os.path.abspath(args.init))
-    serial = args.serial or f"file:{os.path.join(build, 'gdb-serial.log')}"
     qemu_out = os.path.join(build, "gdb-qemu.txt")
-    cmd = qemu + gdbstub_args(args.port) + ["-serial", serial]
-    proc = start_qemu(cmd, qemu_out)
+    try:
+        p = proc.start(cmd, output=qemu_out)
+    except OSError as e:
+        print(f"fold-gdb: cannot start QEMU ({cmd[0]}): {e}", file=sys.stderr)
+        return 1
     time.sleep(0.2)
-    if proc.poll() is not None:
+    if p.poll() is not None:
         with open(qemu_out) as f:
             sys.stderr.write(f.read())
-        print(f"fold-gdb: QEMU exited at once (status {proc.returncode}): "
+        print(f"fold-gdb: QEMU exited at once (status {p.returncode}): "
               f"{shlex.join(cmd)}", file=sys.stderr)
         return 1
     where = serial[5:] if serial.startswith("file:") else serial
     if where.startswith(os.getcwd() + os.sep):
         where = os.path.relpath(where)
-    print(f"fold: QEMU (pid {proc.pid}) waits on 127.0.0.1:{args.port}; serial "
+    print(f"fold: QEMU (pid {p.pid}) waits on 127.0.0.1:{args.port}; serial "
           f"console: {where} (tail -f it in another terminal). Quit GDB to "
           f"stop QEMU.", flush=True)
     try:
-        status = run_in_foreground([args.gdb, "-q", "-x", args.init])
+        status = proc.run_in_foreground([args.gdb, "-q", "-x", args.init])
     finally:
-        stop_process(proc)
+        proc.stop(p)
     return status
-
-
-def run_in_foreground(cmd):
-    """Run cmd as the terminal's foreground job, as a shell would, so that
-    Ctrl-C reaches only it: in GDB, Ctrl-C interrupts the guest, and make
-    and this script must not die of it (this script stops QEMU afterwards)."""
-    # Should Ctrl-C still reach us (no terminal to hand over), survive it;
-    # a handler, unlike SIG_IGN, is reset to the default in the child.
-    signal.signal(signal.SIGINT, lambda signum, frame: None)
-    try:
-        tty = os.open("/dev/tty", os.O_RDWR)
-    except OSError:
-        return subprocess.call(cmd)
-    try:
-        fg = os.tcgetpgrp(tty)
-    except OSError:
-        fg = -1
-    if fg != os.getpgrp():          # not in the foreground (make gdb &)
-        os.close(tty)
-        return subprocess.call(cmd)
-
-    def child():
-        signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-        os.setpgid(0, 0)
-        os.tcsetpgrp(tty, os.getpid())
-        signal.signal(signal.SIGTTOU, signal.SIG_DFL)
-
-    old = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-    try:
-        p = subprocess.Popen(cmd, preexec_fn=child, pass_fds=(tty,))
-        return p.wait()
-    finally:
-        os.tcsetpgrp(tty, fg)       # the terminal back to make's group
-        signal.signal(signal.SIGTTOU, old)
-        os.close(tty)
 
 
 if __name__ == "__main__":

@@ -10,22 +10,23 @@ folded/full under icount with the plan
 
 sample-good.log (smp=1) and sample-good-smp2.log (smp=2) are complete;
 sample-missing.log lacks two results; sample-malformed.log has two broken
-BENCH lines. The last case runs run-bench whole, with this file standing in
-for make and QEMU (it writes a log made from the good samples), one of the
-boots hanging until its timeout.
+BENCH lines. The last case runs run-bench whole, with tests/lib/fakes.py's
+make and this file's QEMU (tests/lib/fakes.py's, writing a log made from
+the good samples), one of the boots hanging until its timeout.
 
-Run as a program, this file is those fakes:
+Run as a program, this file is that QEMU:
     selftest.py fake-qemu -- QEMU-ARGS     (FAKE_HANG=<config name> hangs)
-    selftest.py fake-make -- MAKE-ARGS     (FAKE_MAKE_FAIL=<model> fails)
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import os
 import re
+import shlex
 import shutil
 import sys
 import tempfile
@@ -34,6 +35,11 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 THIS = os.path.abspath(__file__)
+if __name__ == "__main__":
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+
+from tests.lib import build, fakes, qemu, serial, summary_line  # noqa: E402
 SAMPLE_PLAN = ["bench preempt", "bench latency load=none histogram=1000",
                "bench latency load=hog histogram=1000", "bench throughput",
                "poweroff"]
@@ -83,36 +89,28 @@ def synth_log(model: str, mode: str, smp: int) -> bytes:
 # ---------------------------------------------------------------------------
 
 def fake_qemu(argv: list[str]) -> int:
-    args = argv[argv.index("--") + 1:] if "--" in argv else argv
-    if "--version" in args:
-        print("QEMU emulator version 0.0 (fake-qemu, tests/bench/selftest.py)")
-        return 0
-    serial = next(args[i + 1][5:] for i, a in enumerate(args)
-                  if a == "-serial" and args[i + 1].startswith("file:"))
-    iso = args[args.index("-cdrom") + 1]
-    smp = int(args[args.index("-smp") + 1])
-    model, mode = os.path.basename(iso)[:-4].split("-")
-    with open(serial, "wb") as out:
-        out.write(synth_log(model, mode, smp))
-    if os.environ.get("FAKE_HANG") == f"{model}-{mode}-smp{smp}":
-        time.sleep(3600)
-    return 1
+    """tests/lib/fakes.py's QEMU, with the log of the configuration it is
+    asked to boot (the ISO is <model>-<mode>.iso)."""
+    def behaviour(q, b):
+        model, mode = os.path.basename(q.get("-cdrom"))[:-4].split("-")
+        b.log = synth_log(model, mode, q.smp)
+        b.hang = os.environ.get("FAKE_HANG") == f"{model}-{mode}-smp{q.smp}"
+        return b
+    return fakes.fake_qemu(argv, behaviour)
 
 
-def fake_make(argv: list[str]) -> int:
-    args = argv[argv.index("--") + 1:] if "--" in argv else argv
-    if os.environ.get("MAKEFLAGS"):
-        print("fake-make: MAKEFLAGS leaked into the build: "
-              + os.environ["MAKEFLAGS"])
-        return 2
-    model = next(a[6:] for a in args if a.startswith("COUNT="))
-    if os.environ.get("FAKE_MAKE_FAIL") == model:
-        print("kernel/main.c:12: error: expected ';' before '}' token")
-        return 2
-    iso = next(a[4:] for a in args if a.startswith("ISO="))
-    os.makedirs(os.path.dirname(iso), exist_ok=True)
-    open(iso, "wb").close()
-    return 0
+# A kernel for the routing tests, with its own numbers: run-bench reads
+# the real ones from the build (test_real_kernel, and lib-kernel-info in
+# tests/run --self-test).
+TEST_KERNEL = build.KernelInfo(
+    cmdline_max=511, autorun_max=255, shell_line_max=128,
+    kernel_options=("loglevel", "preempt", "test", "autorun", "idle", "hz",
+                    "maxcpus", "clock"),
+    bench_options={"preempt": ("iters", "irq_iters"),
+                   "latency": ("interval", "loops", "load", "hog_points",
+                               "hog_run", "histogram"),
+                   "throughput": ("ops", "W", "p", "lock_every", "rounds")},
+    source="TEST_KERNEL")
 
 
 # ---------------------------------------------------------------------------
@@ -139,15 +137,14 @@ class Cases:
     def __init__(self, rb):
         self.rb = rb                    # the run-bench module
         self.lib = rb.benchlib
-        self.h = rb.harness
 
     def lines(self, name: str) -> list[str]:
-        return self.h.read_log(sample(name))
+        return serial.read_log(sample(name))
 
     def judge(self, lines, smp=1, model="folded", mode="full", icount=True,
               boot=None, plan=SAMPLE_PLAN):
         cfg = self.rb.Config(model, mode, smp)
-        boot = boot or self.h.Boot(exit_code=1, seconds=1.0)
+        boot = boot or qemu.Boot(exit_code=1, seconds=1.0)
         self.rb.judge(cfg, lines, boot, self.rb.Plan(list(plan), [], icount),
                       300)
         return cfg
@@ -257,7 +254,7 @@ class Cases:
 
     def test_boot_outcomes(self):
         good = self.lines("sample-good.log")
-        B = self.h.Boot
+        B = qemu.Boot
         cfg = self.judge(good[:30], boot=B(timed_out=True, seconds=300))
         expect(cfg.status == "timeout", cfg.status)
         mentions([cfg.why], "timeout after 300 s", "last line")
@@ -273,12 +270,16 @@ class Cases:
         mentions([cfg.why], "the serial log is empty")
         cfg = self.judge(good, boot=B(error="cannot start QEMU (qemu): no"))
         mentions([cfg.why], "cannot start QEMU")
+        cfg = self.judge(good[:30], boot=B(exit_code=0, qemu_output="qemu: "
+                                           "terminating on signal 15 from pid 1"))
+        mentions([cfg.why], "QEMU was killed by signal 15 (SIGTERM)")
         expect(self.rb.format_cfg(cfg).startswith("FAILED"), "not FAILED")
 
     # -- the plan --------------------------------------------------------------
 
     def test_plan(self):
-        mp = self.rb.make_plan
+        def mp(*args, info=TEST_KERNEL):
+            return self.rb.make_plan(*args, info)
         UE = self.rb.UsageError
         p = mp(["preempt", "latency", "throughput"], ["none", "hog"], 500,
                "loops=300 ops=1000 latency.interval=200 hz=250", True)
@@ -316,9 +317,56 @@ class Cases:
             mentions([str(e)], "autorun= would be")
         else:
             raise Failed("no error for an autorun= that is too long")
-        opts = self.rb.bench_options()
-        expect("loops" in opts.get("latency", []) and "ops" in
-               opts.get("throughput", []), f"options read: {opts}")
+        # The options and limits are the kernel's (info), nothing else.
+        other = dataclasses.replace(
+            TEST_KERNEL, shell_line_max=30, cmdline_max=90,
+            kernel_options=("test", "autorun", "clock", "hz"),
+            bench_options={"latency": ("interval", "load")})
+        for benches, args, why in (
+                (["latency"], "loops=5", "neither a kernel option (hz) nor an "
+                 "option of the benchmarks run (latency: interval load)"),
+                (["latency"], "loglevel=7", "neither a kernel option"),
+                (["preempt"], "", "no benchmark 'preempt' in the kernel "
+                 "(it has: latency)"),
+                (["latency"], "interval=123456", "longer than the kernel "
+                 "shell's 30"),
+                (["latency"], "hz=1000 " * 8, "characters, at most 90")):
+            try:
+                mp(benches, ["none"], 0, args, True, info=other)
+            except UE as e:
+                mentions([str(e)], why)
+            else:
+                raise Failed(f"no error for {benches} {args!r} with {other}")
+        try:
+            mp(["latency"], ["none"], 0, "", True, info=dataclasses.replace(
+                TEST_KERNEL, kernel_options=("test", "clock")))
+        except UE as e:
+            mentions([str(e)], "the kernel has no option autorun, which "
+                     "run-bench needs")
+        else:
+            raise Failed("no error for a kernel without autorun=")
+
+    def test_real_kernel(self):
+        """The build's limits and options (make <tmp>/fold_offsets.py): the
+        default plans fit them."""
+        d = tempfile.mkdtemp(prefix="fold-bench-selftest-")
+        try:
+            info = build.fetch_kernel_info(self.rb.ROOT, d, env=build.clean_env())
+        except build.BuildError as e:
+            raise Failed(str(e)) from None
+        finally:
+            shutil.rmtree(d)
+        rb = self.rb
+        for plan in ((list(rb.DEFAULT_BENCHES), list(rb.DEFAULT_LOADS),
+                      rb.DEFAULT_HISTOGRAM, "", True),
+                     (list(rb.DEFAULT_BENCHES), list(rb.REPRO_LOADS), 0,
+                      rb.REPRO_ARGS, True)):
+            try:
+                p = rb.make_plan(*plan, info)
+            except rb.UsageError as e:
+                raise Failed(f"{plan}: {e}") from None
+            expect(len(p.autorun) <= info.autorun_max, p.autorun)
+        expect(set(rb.OURS) <= set(info.kernel_options), str(info))
 
     # -- results.json, comparing runs --------------------------------------------
 
@@ -357,11 +405,11 @@ class Cases:
                     text = synth_log(model, mode, smp).decode()
                     if clock != "icount":
                         text = text.replace("clock=icount", "clock=wall")
-                    lines = [self.h.clean_line(l) for l in text.split("\n")]
-                    boot = self.h.Boot(exit_code=1, seconds=12.5)
+                    lines = [serial.clean_line(l) for l in text.split("\n")]
+                    boot = qemu.Boot(exit_code=1, seconds=12.5)
                     if cfg.name in fail:
                         lines = lines[:len(lines) // 3]
-                        boot = self.h.Boot(timed_out=True, seconds=300)
+                        boot = qemu.Boot(timed_out=True, seconds=300)
                     rb.judge(cfg, lines, boot, plan, 300)
                     configs.append(cfg.to_json())
         return {"schema": "fold-bench/1", "clock": clock, "accel": accel,
@@ -434,11 +482,12 @@ class Cases:
     def test_end_to_end(self):
         d = tempfile.mkdtemp(prefix="fold-bench-selftest-")
         saved = {k: os.environ.get(k) for k in
-                 ("QEMU", "MAKE", "FAKE_HANG", "FAKE_MAKE_FAIL", "MAKEFLAGS")}
+                 ("QEMU", "MAKE", "FAKE_HANG", "MAKEFLAGS")}
         os.environ.update({
-            "QEMU": f"{sys.executable} {THIS} fake-qemu --",
-            "MAKE": f"{sys.executable} {THIS} fake-make --",
-            "FAKE_HANG": "folded-full-smp2", "FAKE_MAKE_FAIL": "ti",
+            "QEMU": shlex.join([sys.executable, THIS, "fake-qemu", "--"]),
+            "MAKE": shlex.join(fakes.make_command(fail_if="COUNT=ti",
+                                                  refuse_makeflags=True)),
+            "FAKE_HANG": "folded-full-smp2",
             "MAKEFLAGS": "-j9 COUNT=percpu"})
         out = io.StringIO()
         try:
@@ -509,13 +558,12 @@ def main(rb, verbose: bool = False) -> int:
               + (f" ({secs:.1f} s)" if verbose or secs > 1 else ""))
         for line in why.rstrip().splitlines():
             print("    " + line)
-    print(rb.harness.summary_line(tally[True], tally[False]))
+    print(summary_line(tally[True], tally[False]))
     return 0 if tally[False] == 0 else 1
 
 
 if __name__ == "__main__":
-    fakes = {"fake-qemu": fake_qemu, "fake-make": fake_make}
-    if len(sys.argv) < 2 or sys.argv[1] not in fakes:
-        sys.exit("usage: selftest.py fake-qemu|fake-make -- ARGS "
+    if sys.argv[1:2] != ["fake-qemu"]:
+        sys.exit("usage: selftest.py fake-qemu -- ARGS "
                  "(the self-tests: tests/bench/run-bench --self-test)")
-    sys.exit(fakes[sys.argv[1]](sys.argv[2:]))
+    sys.exit(fake_qemu(sys.argv[2:]))
