@@ -117,16 +117,20 @@ struct stress {
 	struct spinlock lock;
 	volatile u64 counter;
 	u64 per_thread;
+	u64 deadline;              /* guest time: stop here on a slow host */
+	u64 done[MAX_CPUS];        /* round trips each thread made */
 };
 
 static void stress_fn(void *arg)
 {
 	struct stress *s = arg;
-	for (u64 i = 0; i < s->per_thread; i++) {
+	u64 i = 0;
+	for (; i < s->per_thread && ktime_get_ns() < s->deadline; i++) {
 		u64 f = spin_lock_irqsave(&s->lock);
 		s->counter = s->counter + 1; /* a non-atomic read-modify-write */
 		spin_unlock_irqrestore(&s->lock, f);
 	}
+	s->done[current_thread()->cpu] = i;
 }
 
 static void spinlock_stress(struct ktest *t)
@@ -135,15 +139,31 @@ static void spinlock_stress(struct ktest *t)
 	struct thread *th[MAX_CPUS];
 	spin_lock_init(&s.lock, "stress");
 	s.counter = 0;
-	/* About 40000 lock round trips in all: with -smp 16 on a 2-core host
-	 * a ticket lock convoys behind descheduled vCPUs, so keep it bounded. */
+	/* About 40000 lock round trips in all. With more vCPUs than free host
+	 * cores (-smp 16 on 2 cores, or -smp 4 beside another busy QEMU) a
+	 * ticket lock convoys behind descheduled vCPUs, each hand-off waiting
+	 * for the host to run the next ticket's thread: so the stress also
+	 * stops after 5 s of guest time, and then needs 1000 round trips. */
 	s.per_thread = 40000 / nr_cpus_online;
+	u64 start = ktime_get_ns();
+	s.deadline = start + 5 * NSEC_PER_SEC;
 	u32 n = 0;
-	for_each_online_cpu(c)
+	for_each_online_cpu(c) {
+		s.done[c] = 0;
 		th[n++] = thread_create(stress_fn, &s, "stress", 0, 1UL << c);
+	}
 	for (u32 i = 0; i < n; i++)
 		thread_join(th[i]);
-	KT_EXPECT_EQ(t, s.counter, s.per_thread * n);
+	u64 total = 0;
+	for_each_online_cpu(c)
+		total += s.done[c];
+	/* Not one increment lost: the lock excluded every other CPU. */
+	KT_EXPECT_EQ(t, s.counter, total);
+	KT_EXPECT_OP(t, total, >=, (u64)1000);
+	ktest_diag(t, "%llu lock round trips on %u CPUs in %llu ms%s",
+		   (unsigned long long)total, n,
+		   (unsigned long long)((ktime_get_ns() - start) / NSEC_PER_MSEC),
+		   total < s.per_thread * n ? " (stopped at the time budget: a slow host)" : "");
 }
 
 static void tick_everywhere(struct ktest *t)
