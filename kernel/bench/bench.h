@@ -57,5 +57,8 @@ u64 bench_ns_x100(u64 ticks, u64 n);
 int bench_preempt(int argc, char **argv);
 int bench_latency(int argc, char **argv);
 int bench_throughput(int argc, char **argv);
+/* bench throughput's resched_ipi round trip between CPUs 0 and 1
+ * (kernel/bench/bench_resched_ipi.c): 0, or -1 when a wait ran out. */
+int bench_resched_ipi(const char *ctx, u64 rounds);
 int bench_race(int argc, char **argv);
 #endif

@@ -137,56 +137,6 @@ static void ctxsw(const char *ctx, const char *name, u32 cpu_a, u32 cpu_b, u64 r
 		       ctx, name, cpu_a, cpu_b, (unsigned long long)rounds, a);
 }
 
-/* resched_ipi: two threads spinning on CPUs 0 and 1, each waiting for the
- * other's reschedule request to reach it, then sending one back. */
-static u64 ipi_rounds;
-static volatile int ipi_stop;
-static u64 ipi_ticks;
-
-static void ipi_thread(void *arg)
-{
-	u32 me = (u32)(u64)arg, other = 1 - me;
-	u64 rounds = ipi_rounds;
-	/* Counted from here on, so an IPI that lands early is not lost. */
-	u64 seen = READ_ONCE(per_cpu(stats.resched_ipi_received, me));
-	u64 t0 = rdtsc();
-	if (me == 0)
-		resched_curr(other);
-	for (u64 i = 0; i < rounds && !READ_ONCE(ipi_stop); i++) {
-		/* Wait for the RESCHEDULE IPI to reach this CPU. (Not for
-		 * need_resched(): in full mode the IRQ exit already acted on
-		 * it and cleared it.) */
-		while (READ_ONCE(per_cpu(stats.resched_ipi_received, me)) == seen &&
-		       !READ_ONCE(ipi_stop))
-			cpu_relax();
-		seen = READ_ONCE(per_cpu(stats.resched_ipi_received, me));
-		if (need_resched())
-			schedule(); /* none/voluntary: honour and clear it */
-		if (me == 1 || i + 1 < rounds)
-			resched_curr(other);
-	}
-	if (me == 0)
-		ipi_ticks = rdtsc() - t0;
-}
-
-static void resched_ipi(const char *ctx, u64 rounds)
-{
-	char a[32];
-	ipi_stop = 0;
-	ipi_rounds = rounds;
-	struct thread *t1 = thread_create(ipi_thread, (void *)1UL, "ipi-1", 50, 1UL << 1);
-	sleep_ns(NSEC_PER_MSEC);
-	struct thread *t0 = thread_create(ipi_thread, (void *)0UL, "ipi-0", 50, 1UL << 0);
-	thread_join(t0);
-	ipi_stop = 1;
-	resched_curr(1);
-	thread_join(t1);
-	fmt_centi(a, sizeof(a), bench_ns_x100(ipi_ticks, rounds));
-	console_printf("  resched_ipi (CPU 0 <-> CPU 1): %s ns per round trip\n", a);
-	console_printf("BENCH throughput %s test=resched_ipi cpus=0,1 roundtrips=%llu ns_per_roundtrip=%s\n",
-		       ctx, (unsigned long long)rounds, a);
-}
-
 int bench_throughput(int argc, char **argv)
 {
 	u64 ops = 200000, W = 100, p = 1, lock_every = 0, rounds = 10000;
@@ -200,7 +150,7 @@ int bench_throughput(int argc, char **argv)
 	ctxsw(ctx, "ctxsw_same", 0, 0, rounds);
 	if (nr_cpus_online >= 2) {
 		ctxsw(ctx, "ctxsw_cross", 0, 1, rounds);
-		resched_ipi(ctx, rounds);
+		bench_resched_ipi(ctx, rounds);
 	} else {
 		console_printf("  ctxsw_cross, resched_ipi: need 2 CPUs\n");
 	}

@@ -1,0 +1,77 @@
+/* The bench suite: the benchmarks end, whatever the timing. Every wait in
+ * them is bounded; these cases set up the timings that used to make them
+ * wait forever. */
+#include "kernel/ktest.h"
+#include "kernel/bench/bench.h"
+#include "kernel/percpu.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
+#include "sched/sched.h"
+#include "sched/preempt_mode.h"
+#include "arch/x86_64/cpu.h"
+#include "lib/string.h"
+
+static char out[2048];
+static struct printk_capture cap;
+
+/* Run the round trip with its report captured (kept off the KTAP stream). */
+static int resched_ipi(u64 rounds)
+{
+	cap = (struct printk_capture){ out, sizeof(out), 0, true };
+	printk_capture_start(&cap);
+	int r = bench_resched_ipi("test", rounds);
+	printk_capture_stop();
+	return r;
+}
+
+static void busy_20ms(void *arg)
+{
+	(void)arg;
+	u64 end = ktime_get_ns() + 20 * NSEC_PER_MSEC;
+	while (ktime_get_ns() < end)
+		cpu_relax();
+}
+
+/* CPU 1 runs a higher-priority thread for 20 ms, so the benchmark's
+ * thread there starts after its partner on CPU 0 is ready to send the
+ * first request. resched_ipi used to send it anyway, to the busy thread;
+ * the late thread then waited for a request already made, and its
+ * partner for the answer: forever. Now the two meet first, and it
+ * measures all its round trips. */
+static void resched_ipi_late_start(struct ktest *t)
+{
+	if (nr_cpus_online < 2)
+		KT_SKIP(t, "one CPU");
+	struct thread *busy = thread_create(busy_20ms, NULL, "busy-cpu1", 90, 1UL << 1);
+	sleep_ns(NSEC_PER_MSEC); /* it runs on CPU 1 now */
+	int r = resched_ipi(20);
+	thread_join(busy);
+	KT_EXPECT_EQ(t, r, 0);
+	KT_EXPECT_STR_CONTAINS(t, out, "test=resched_ipi cpus=0,1 roundtrips=20 ns_per_roundtrip=");
+}
+
+/* In voluntary mode the target's flag stays set until its thread calls
+ * schedule(): a request then sends no IPI. The round trips still all
+ * complete, in every mode. */
+static void resched_ipi_every_mode(struct ktest *t)
+{
+	if (nr_cpus_online < 2)
+		KT_SKIP(t, "one CPU");
+	static const int modes[] = { PREEMPT_MODE_NONE, PREEMPT_MODE_VOLUNTARY, PREEMPT_MODE_FULL };
+	int saved = preempt_mode;
+	for (unsigned i = 0; i < ARRAY_SIZE(modes); i++) {
+		if (preempt_mode_set(modes[i]) != 0)
+			continue; /* COUNT=off: no full mode */
+		int r = resched_ipi(200);
+		KT_EXPECT_EQ(t, r, 0);
+		KT_EXPECT_STR_CONTAINS(t, out, "roundtrips=200 ns_per_roundtrip=");
+		const char *nl = strchr(out, '\n');
+		ktest_diag(t, "%s:%.*s", preempt_mode_name(modes[i]),
+			   nl ? (int)(nl - out) : 0, out); /* the report's first line */
+	}
+	preempt_mode_set(saved);
+}
+
+KTEST_SUITE(bench,
+	KTEST_CASE(resched_ipi_late_start),
+	KTEST_CASE(resched_ipi_every_mode));
