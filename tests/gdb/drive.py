@@ -120,9 +120,20 @@ def run():
     cmd("fold-cpus")
 
     # The end of the handler: the fold is counted, hardirq is still 1.
+    # irq_exit() is inlined into handle_irq, and `finish` may already have
+    # stopped on its first instruction: a breakpoint there would not be hit
+    # by `continue` (GDB steps over the one at the pc), and the next stop
+    # would be another interrupt's. So continue only when not there yet.
     mark("STOP irq_exit")
-    cmd(f"tbreak irq_exit thread {thread}")
-    cmd("continue")
+    bp = gdb.Breakpoint("irq_exit", temporary=True)
+    mark("CMD tbreak irq_exit thread %d" % thread)
+    pc = int(gdb.parse_and_eval("$pc"))
+    if any(loc.address == pc for loc in bp.locations):
+        mark("NOTE finish stopped on irq_exit's first instruction")
+        bp.delete()
+    else:
+        bp.thread = thread
+        cmd("continue")
     raw("cpu", selected_cpu_raw())
     raw("count", f"percpu_area[{cpu}].preempt_count")
     raw("folds", f"percpu_area[{cpu}].stats.folds")
