@@ -128,5 +128,5 @@ void smp_init(void)
 		spin_lock_init(&queues[c].lock, "call_queue");
 		INIT_LIST_HEAD(&queues[c].list);
 	}
-	irq_register_apic(VECTOR_CALL_FUNCTION, call_function_interrupt, "call-function");
+	irq_register_sysvec(VECTOR_CALL_FUNCTION, call_function_interrupt, "call-function");
 }

@@ -21,7 +21,7 @@
 
 static irq_handler_t handlers[256];
 static const char *names[256];
-static bool apic_delivered[256]; /* needs an EOI */
+static bool sysvec[256]; /* delivered by the local APIC: needs an EOI */
 
 void irq_register(int vector, irq_handler_t h, const char *name)
 {
@@ -31,10 +31,10 @@ void irq_register(int vector, irq_handler_t h, const char *name)
 	handlers[vector] = h;
 }
 
-void irq_register_apic(int vector, irq_handler_t h, const char *name)
+void irq_register_sysvec(int vector, irq_handler_t h, const char *name)
 {
 	irq_register(vector, h, name);
-	apic_delivered[vector] = true;
+	sysvec[vector] = true;
 }
 
 const char *irq_name(int vector)
@@ -64,7 +64,7 @@ void init_IRQ(void)
 	apic_init_bsp(madt.valid ? madt.lapic_phys : 0); /* xAPIC or x2APIC */
 	apic_init_cpu();                                 /* the boot CPU's */
 	this_cpu_write(apic_id, apic->id());
-	irq_register_apic(VECTOR_RESCHEDULE, reschedule_interrupt, "reschedule");
+	irq_register_sysvec(VECTOR_RESCHEDULE, reschedule_interrupt, "reschedule");
 }
 
 static void handle_irq(struct pt_regs *regs, int v)
@@ -72,7 +72,7 @@ static void handle_irq(struct pt_regs *regs, int v)
 	u32 before = preempt_count();
 	irq_enter();
 	this_cpu_stat_inc(irqs);
-	if (apic_delivered[v])
+	if (sysvec[v])
 		apic_eoi();
 	if (handlers[v])
 		handlers[v](regs);

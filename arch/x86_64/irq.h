@@ -21,9 +21,10 @@ typedef void (*irq_handler_t)(struct pt_regs *regs);
 /* A handler for a vector the local APIC does not deliver (software
  * `int n`, the 8259's spurious lines) or that acknowledges itself. */
 void irq_register(int vector, irq_handler_t h, const char *name);
-/* A handler for a vector the local APIC delivers: irq_dispatch() sends
- * the EOI before it runs, as Linux's sysvec handlers do. */
-void irq_register_apic(int vector, irq_handler_t h, const char *name);
+/* A handler for a system vector, one the local APIC delivers (the timer,
+ * the IPIs): irq_dispatch() sends the EOI before it runs, as Linux's
+ * sysvec handlers do. */
+void irq_register_sysvec(int vector, irq_handler_t h, const char *name);
 const char *irq_name(int vector);
 /* The C side of common_entry (arch/x86_64/entry.asm). */
 void irq_dispatch(struct pt_regs *regs);

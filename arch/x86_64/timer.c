@@ -48,5 +48,5 @@ void arch_timer_stop(void)
 void arch_timer_init(irq_handler_t handler)
 {
 	calibrate();
-	irq_register_apic(VECTOR_TIMER, handler, "timer");
+	irq_register_sysvec(VECTOR_TIMER, handler, "timer");
 }

@@ -62,4 +62,12 @@ static __always_inline bool gs_count_dec_is_zero(void)
 	return zero;
 }
 
+/* The stored value, and the add/sub that irq_enter()/irq_exit() and the
+ * spinlocks use: the same in every per-CPU model (preempt_disable()'s
+ * inc/dec are each model's own: off makes them nothing). */
+static __always_inline u32 preempt_count_raw(void) { return gs_count_read(); }
+static __always_inline void preempt_count_set(u32 v) { gs_count_write(v); }
+static __always_inline void __preempt_count_add(u32 v) { gs_count_add(v); }
+static __always_inline void __preempt_count_sub(u32 v) { gs_count_sub(v); }
+
 #endif

@@ -18,10 +18,6 @@
 #define PREEMPT_COUNT_ON_STACK 0
 #define PREEMPT_IPI_FOLDS 0          /* nothing to fold */
 
-static __always_inline u32 preempt_count_raw(void) { return gs_count_read(); }
-static __always_inline void preempt_count_set(u32 v) { gs_count_write(v); }
-static __always_inline void __preempt_count_add(u32 v) { gs_count_add(v); }
-static __always_inline void __preempt_count_sub(u32 v) { gs_count_sub(v); }
 static __always_inline void __preempt_count_inc(void) { gs_count_inc(); }
 static __always_inline void __preempt_count_dec(void) { gs_count_dec(); }
 
