@@ -1,0 +1,57 @@
+/* System call numbers, shared by the kernel's table (kernel/syscall.c)
+ * and the user library's stubs (user/lib/syscall.h). Where Linux has the
+ * call, the number is Linux's x86-64 one (arch/x86/entry/syscalls/
+ * syscall_64.tbl), so `strace`-style traces read the same; fold's own
+ * calls start at 500, above every number Linux uses today.
+ *
+ * The ABI is Linux's: `syscall` with the number in rax and up to six
+ * arguments in rdi, rsi, rdx, r10, r8, r9; the result comes back in rax,
+ * a negative errno (uapi/errno.h) on failure. rcx and r11 are clobbered
+ * (the CPU puts the return address and RFLAGS there: SDM Vol. 2B SYSCALL). */
+#ifndef FOLD_UAPI_SYSCALL_H
+#define FOLD_UAPI_SYSCALL_H
+
+#define __NR_write            1   /* write(fd, buf, len): fd 1 and 2 go to the console */
+#define __NR_sched_yield     24
+#define __NR_nanosleep       35   /* nanosleep(const struct timespec *req, struct timespec *rem) */
+#define __NR_getpid          39
+#define __NR_exit            60   /* exit(code): the calling thread (fold: its process) */
+#define __NR_wait4           61   /* wait4(pid or -1, int *status, options 0, NULL) */
+#define __NR_kill            62   /* kill(pid, sig): SIGKILL or SIGTERM end it, 0 probes */
+#define __NR_gettid         186
+#define __NR_clock_gettime  228   /* clock_gettime(clockid, struct timespec *) */
+#define __NR_clock_nanosleep 230  /* clock_nanosleep(clockid, flags, req, rem) */
+#define __NR_exit_group     231
+#define __NR_spawn          500   /* fold: spawn(name, argv): a boot module, returns its pid */
+
+#define NR_SYSCALLS         501   /* table size: numbers 0..500 */
+
+/* Clocks (Linux's numbers): both are fold's monotonic clock since boot. */
+#define CLOCK_REALTIME   0
+#define CLOCK_MONOTONIC  1
+#define TIMER_ABSTIME    1        /* clock_nanosleep flags: req is a deadline */
+
+/* Signals kill() understands (Linux's numbers). */
+#define SIGKILL  9
+#define SIGSEGV 11
+#define SIGTERM 15
+#define SIGILL   4
+#define SIGTRAP  5
+#define SIGFPE   8
+#define SIGBUS   7
+
+/* wait4()'s status word, as Linux encodes it (exit code << 8, or the
+ * signal in the low 7 bits). */
+#define W_EXITCODE(code)   (((code) & 0xff) << 8)
+#define W_SIGNALED(sig)    ((sig) & 0x7f)
+#define WIFEXITED(s)       (((s) & 0x7f) == 0)
+#define WEXITSTATUS(s)     (((s) >> 8) & 0xff)
+#define WIFSIGNALED(s)     (((s) & 0x7f) != 0)
+#define WTERMSIG(s)        ((s) & 0x7f)
+
+struct timespec {
+	long tv_sec;
+	long tv_nsec;
+};
+
+#endif
