@@ -59,9 +59,13 @@ void frame_init(void)
 		if (m->type != MB_MEM_AVAILABLE)
 			continue;
 		u64 s = ALIGN_UP(MAX(m->base, floor), PAGE_SIZE);
+		/* Past every module it would overlap; GRUB need not load them
+		 * in address order, so look again after each move. */
 		for (u32 j = 0; j < boot_info.mods_count; j++)
-			if (s < boot_info.mods[j].end && s + bytes > boot_info.mods[j].start)
+			if (s < boot_info.mods[j].end && s + bytes > boot_info.mods[j].start) {
 				s = ALIGN_UP(boot_info.mods[j].end, PAGE_SIZE);
+				j = (u32)-1;
+			}
 		if (s + bytes <= m->base + m->len && s + bytes <= (1UL << 30))
 			place = s;
 	}

@@ -7,6 +7,7 @@
 #include "kernel/multiboot.h"
 #include "kernel/cmdline.h"
 #include "kernel/mm.h"
+#include "kernel/module.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
 #include "kernel/time.h"
@@ -43,6 +44,7 @@ void kmain(u64 multiboot_info_phys)
 	print_banner();                    /* version, CPU, memory, command line */
 	frame_init();                      /* physical frames from the memory map */
 	vm_init();                         /* kernel page tables: direct map, W^X */
+	module_init();                     /* boot modules by name: the user programs */
 	gdt_init_cpu(0);                   /* GDT + TSS with IST stacks */
 	u64 top = stack_alloc();           /* a stack with a guard page ... */
 	boot_thread.stack_top = top;

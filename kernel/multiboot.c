@@ -12,6 +12,23 @@ struct mb_tag {
 	u32 type, size;
 };
 
+/* One module tag's body: two u32 addresses, then the string, which may be
+ * empty; it is read only inside the tag's size. The name is its first
+ * word (spaces and tabs separate words), cut to MB_MOD_NAME_MAX - 1. */
+static void module_record(struct mb_module *mod, const u8 *body, u32 len)
+{
+	const char *str = (const char *)body + 8;
+	u32 n = len - 8, i = 0, k = 0;
+	mod->start = ((const u32 *)body)[0];
+	mod->end = ((const u32 *)body)[1];
+	while (i < n && (str[i] == ' ' || str[i] == '\t'))
+		i++;
+	while (i < n && str[i] && str[i] != ' ' && str[i] != '\t' &&
+	       k < MB_MOD_NAME_MAX - 1)
+		mod->name[k++] = str[i++];
+	mod->name[k] = 0;
+}
+
 void multiboot_parse(u64 info_phys)
 {
 	const u8 *info = phys_to_virt(info_phys);
@@ -31,12 +48,15 @@ void multiboot_parse(u64 info_phys)
 		case 2: /* boot loader name */
 			strlcpy(boot_info.loader, (const char *)body, sizeof(boot_info.loader));
 			break;
-		case 3: /* module: mod_start, mod_end, string */
-			if (boot_info.mods_count < MB_MODS_MAX) {
-				boot_info.mods[boot_info.mods_count].start = ((const u32 *)body)[0];
-				boot_info.mods[boot_info.mods_count].end = ((const u32 *)body)[1];
-				boot_info.mods_count++;
+		case 3: /* module (3.6.6): mod_start, mod_end, a NUL-terminated string */
+			if (tag->size < 16)
+				break;
+			if (boot_info.mods_count == MB_MODS_MAX) {
+				boot_info.mods_dropped++;
+				break;
 			}
+			module_record(&boot_info.mods[boot_info.mods_count++], body,
+				      tag->size - 8);
 			break;
 		case 6: { /* memory map: entry_size, entry_version, entries */
 			u32 esize = ((const u32 *)body)[0];

@@ -5,7 +5,8 @@
 #include "lib/types.h"
 
 #define MB_MMAP_MAX 64
-#define MB_MODS_MAX 8
+#define MB_MODS_MAX 32
+#define MB_MOD_NAME_MAX 32 /* a module's name: the first word of its string */
 
 /* Multiboot2 spec 3.6.8 memory map entry types. */
 #define MB_MEM_AVAILABLE 1
@@ -19,14 +20,22 @@ struct mb_mmap_entry {
 	u32 type;
 };
 
+/* A boot module (multiboot2 spec 3.6.6): [start, end) physical, and the
+ * first word of the module's string (GRUB: `module2 FILE NAME ...`). */
+struct mb_module {
+	u64 start, end;
+	char name[MB_MOD_NAME_MAX];
+};
+
 struct boot_info {
 	u64 info_phys, info_size;
 	char cmdline[2048];
 	char loader[64];
 	struct mb_mmap_entry mmap[MB_MMAP_MAX];
 	u32 mmap_count;
-	struct { u64 start, end; } mods[MB_MODS_MAX];
+	struct mb_module mods[MB_MODS_MAX];
 	u32 mods_count;
+	u32 mods_dropped;  /* modules past MB_MODS_MAX, not recorded */
 	u8 rsdp[36];       /* the RSDP as GRUB copied it */
 	u32 rsdp_len;      /* 0 when GRUB gave none */
 	int rsdp_version;  /* 1 (old, ACPI 1.0) or 2 (new) */
