@@ -88,9 +88,13 @@ PAIR_OBJS := $(patsubst %,$(BUILD)/obj/bench_pair_%.o,folded percpu ti off)
 OBJS := $(C_SRCS:%.c=$(BUILD)/obj/%.o) $(ASM_SRCS:%.asm=$(BUILD)/obj/%.o) $(PAIR_OBJS)
 DEPS := $(C_SRCS:%.c=$(BUILD)/obj/%.d) $(PAIR_OBJS:.o=.d)
 ELF := $(BUILD)/fold.elf
+# The user programs (USER_ELFS): user/user.mk, whose rules come before
+# all's, so the default goal is named.
+.DEFAULT_GOAL := all
+include user/user.mk
 
 .PHONY: all iso run test test-kvm host-test check-disasm deps help clean FORCE
-all: $(ELF) $(ISO) $(BUILD)/fold.asm $(BUILD)/fold.sym
+all: $(ELF) $(USER_ELFS) $(ISO) $(BUILD)/fold.asm $(BUILD)/fold.sym
 
 # The switches this build was made with; a change rebuilds everything.
 $(BUILD)/config: FORCE
@@ -155,7 +159,8 @@ $(BUILD)/fold.asm: $(ELF)
 $(BUILD)/fold.sym: $(ELF)
 	$(Q)$(NM) -n $< > $@
 
-# The ISO: GRUB (multiboot2) with CMDLINE baked into grub.cfg. The file
+# The ISO: GRUB (multiboot2) with CMDLINE baked into grub.cfg and every
+# user program as a boot module named after it. The file
 # $(ISO).cmdline changes only when CMDLINE does, so a new CMDLINE remakes
 # the ISO and an unchanged one does not.
 $(ISO).cmdline: export FOLD_CMDLINE = $(CMDLINE)
@@ -164,9 +169,9 @@ $(ISO).cmdline: FORCE
 	@printf '%s\n' "$$FOLD_CMDLINE" > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
-$(ISO): $(ELF) $(ISO).cmdline scripts/mkiso.sh | tools
+$(ISO): $(ELF) $(USER_ELFS) $(ISO).cmdline scripts/mkiso.sh | tools
 	@$(if $(Q),echo "  ISO     $@")
-	$(Q)sh scripts/mkiso.sh $(ELF) $@ "$$(cat $(ISO).cmdline)"
+	$(Q)sh scripts/mkiso.sh $(ELF) $@ "$$(cat $(ISO).cmdline)" $(USER_ELFS)
 
 iso: $(ISO)
 
@@ -190,7 +195,7 @@ QEMU_MACHINE := $(strip --machine $(call sq,$(MACHINE)) --mem $(call sq,$(MEM)) 
 RUN_SHELL := $(shell [ -t 0 ] && echo on || echo off)
 RUN_ISO := $(BUILD)/run-$(RUN_SHELL).iso
 RUN_CLOCK := $(if $(filter 1,$(ICOUNT)), clock=icount)
-run: $(ELF)
+run: $(ELF) $(USER_ELFS)
 	$(Q)$(MAKE) -s --no-print-directory ISO=$(RUN_ISO) \
 		CMDLINE=$(call sq,$(CMDLINE)$(RUN_CLOCK) shell=$(RUN_SHELL)) $(RUN_ISO)
 	$(Q)$(QEMU_RUN) $(QEMU_MACHINE) --iso $(RUN_ISO)

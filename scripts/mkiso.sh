@@ -1,6 +1,11 @@
 #!/bin/sh
-# mkiso.sh ELF ISO CMDLINE: a GRUB (multiboot2) ISO that boots ELF with the
-# kernel command line CMDLINE.
+# mkiso.sh ELF ISO CMDLINE [MODULE...]: a GRUB (multiboot2) ISO that boots
+# ELF with the kernel command line CMDLINE and loads each MODULE (a user
+# program, build/user/NAME.elf) as /boot/user/NAME with the string NAME
+# (`module2 /boot/user/NAME NAME`; multiboot2 spec 3.6.6: the kernel
+# takes the string's first word as the module's name, kernel/module.c).
+# A NAME is 1-31 letters, digits, '_' and '-', so it needs no quoting in
+# grub.cfg; any other name is refused with a message.
 #
 # CMDLINE is split into words as a shell would (double quotes keep spaces:
 # autorun="bench latency;stat"), and each word is written into grub.cfg in
@@ -9,11 +14,36 @@
 # as written. GRUB hands a word that contains spaces to the kernel in
 # double quotes, which kernel/cmdline.c understands.
 set -eu
+if [ $# -lt 3 ]; then
+	echo "usage: mkiso.sh ELF ISO CMDLINE [MODULE...]" >&2
+	exit 2
+fi
 elf=$1 iso=$2 cmdline=$3
+shift 3
 dir=$iso.d
 rm -rf "$dir"
-mkdir -p "$dir/boot/grub"
+mkdir -p "$dir/boot/grub" "$dir/boot/user"
 cp "$elf" "$dir/boot/fold.elf"
+modules=
+for m in "$@"; do
+	name=$(basename "$m" .elf)
+	case $name in
+	''|*[!A-Za-z0-9_-]*)
+		echo "mkiso: $m: a module name is letters, digits, _ and - only" >&2
+		exit 1;;
+	esac
+	if [ ${#name} -gt 31 ]; then
+		echo "mkiso: $m: a module name is at most 31 characters (MB_MOD_NAME_MAX)" >&2
+		exit 1
+	fi
+	if [ -e "$dir/boot/user/$name" ]; then
+		echo "mkiso: $m: a second module named $name" >&2
+		exit 1
+	fi
+	cp "$m" "$dir/boot/user/$name"
+	modules="$modules
+	module2 /boot/user/$name $name"
+done
 args=$(python3 - "$cmdline" <<'PY'
 import shlex, sys
 try:
@@ -29,7 +59,7 @@ set default=0
 serial --unit=0 --speed=115200
 terminal_output serial
 menuentry "fold" {
-	multiboot2 /boot/fold.elf $args
+	multiboot2 /boot/fold.elf $args$modules
 	boot
 }
 CFG
