@@ -4,6 +4,10 @@
 #define FOLD_USER_CRT0_H
 #include "lib/types.h"
 
+/* user.ld: the end of .bss, the last byte the program image maps is the
+ * end of its page (the page after it is unmapped). */
+extern char _end[];
+
 /* Each program's own: returns the exit code. */
 int main(int argc, char **argv);
 
