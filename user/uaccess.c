@@ -12,6 +12,9 @@
  * check reaps a `hello` it spawned, since wait4 only touches the pointer
  * once a child has exited) and spawn (the name string it reads).
  * One `ok`/`not ok` line per check; exits with the number of failures.
+ * (fold checks a whole range before copying, so a range that is partly
+ * mapped is -EFAULT; Linux's write copies up to the hole and returns the
+ * short count instead, so check 5 differs there.)
  *
  * What it shows: copy_to_user/copy_from_user's range checks, one by one. */
 #include "user/lib/crt0.h"
