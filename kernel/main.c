@@ -27,6 +27,8 @@
 #include "kernel/hrtimer.h"
 #include "kernel/init.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/syscall.h"
+#include "arch/x86_64/uaccess.h"
 
 static void kmain_on_stack(void *arg);
 
@@ -46,6 +48,8 @@ void kmain(u64 multiboot_info_phys)
 	vm_init();                         /* kernel page tables: direct map, W^X */
 	module_init();                     /* boot modules by name: the user programs */
 	gdt_init_cpu(0);                   /* GDT + TSS with IST stacks */
+	syscall_init();                    /* STAR, LSTAR, FMASK, EFER.SCE */
+	cpu_init_smap_smep();              /* CR4.SMEP, CR4.SMAP where the CPU has them */
 	u64 top = stack_alloc();           /* a stack with a guard page ... */
 	boot_thread.stack_top = top;
 	preempt_count_init_stack(top, preempt_count_raw()); /* (ti: count on the stack) */

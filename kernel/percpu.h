@@ -13,6 +13,7 @@
 #define MAX_CPUS 64
 
 struct thread;
+struct pt_regs;
 
 /* Counters shown by the shell's `stat` and asserted by the tests. Only the
  * owning CPU writes them (plain increments), others only read. */
@@ -31,6 +32,10 @@ struct cpu_stats {
 	u64 voluntary;       /* cond_resched/might_resched switches */
 	u64 context_switches;
 	u64 spurious;
+	u64 syscalls;
+	u64 sysret_via_iret; /* non-canonical return address: iretq instead of sysretq */
+	u64 user_faults;     /* exceptions in ring 3 that killed their process */
+	u64 nmis;
 };
 
 struct percpu {
@@ -45,6 +50,9 @@ struct percpu {
 	void *rq;                  /* sched/core.c's struct rq */
 	u64 probe_scratch;         /* written by kernel/probes.c only */
 	u32 bench_count;           /* the preempt benchmark's stand-in count */
+	u64 top_of_stack;          /* the current thread's kernel stack top (= TSS.RSP0) */
+	u64 user_rsp;              /* the syscall entry's scratch: the user's RSP */
+	struct pt_regs *irq_regs;  /* the interrupted registers, in an IRQ handler */
 	struct cpu_stats stats;
 } __aligned(64);
 

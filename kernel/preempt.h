@@ -47,6 +47,11 @@
 #define TIF_POLLING_NRFLAG 1   /* idle polls the flag: no IPI needed */
 #define _TIF_NEED_RESCHED (1UL << TIF_NEED_RESCHED)
 #define _TIF_POLLING_NRFLAG (1UL << TIF_POLLING_NRFLAG)
+/* A signal is pending (kernel/signal.c): the return to user mode acts on
+ * it. Not the preempt count's business; kept with the others as Linux
+ * keeps every TIF_ bit in one word. */
+#define TIF_SIGPENDING 4
+#define _TIF_SIGPENDING (1UL << TIF_SIGPENDING)
 
 /* A context switch happens with the count at exactly this value in every
  * thread: schedule() disables preemption once, the run-queue lock once

@@ -25,6 +25,13 @@ struct shell_cmd {
 extern const struct shell_cmd shell_cmds[];
 extern const size_t shell_ncmds;
 
+/* kernel/shell_proc.c: the process commands. */
+int cmd_run(int argc, char **argv);
+int cmd_spawn(int argc, char **argv);
+int cmd_kill(int argc, char **argv);
+int cmd_sleep(int argc, char **argv);
+int cmd_programs(int argc, char **argv);
+
 /* Run one command line; returns 0, or -1 if the command failed or was
  * not understood (after printing why). */
 int shell_exec(const char *line);

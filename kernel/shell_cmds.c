@@ -12,6 +12,7 @@
 #include "arch/x86_64/irq.h"
 #include "kernel/bench/bench.h"
 #include "lib/string.h"
+#include "kernel/process.h"
 
 
 static int too_many(const char *cmd, int argc, int max)
@@ -43,6 +44,11 @@ static int cmd_cpus(int argc, char **argv)
 	return 0;
 }
 
+static unsigned long long ticks_ms(u64 ticks)
+{
+	return (unsigned long long)(ticks * 1000 / tick_hz);
+}
+
 static void ps_one(struct thread *t, void *arg)
 {
 	(void)arg;
@@ -50,8 +56,9 @@ static void ps_one(struct thread *t, void *arg)
 	const char *state = t->state >= 0 && t->state <= 2 ? states[t->state] : "?";
 	if (t->state == THREAD_RUNNING && !t->on_cpu)
 		state = "ready";
-	console_printf("%4u %-16s %-8s %4d %3d %10llu\n", t->id, t->name, state, t->prio, t->cpu,
-		       (unsigned long long)t->nr_switches);
+	console_printf("%4u %-16s %-8s %4d %3d %10llu %8llu %8llu %s\n", t->id, t->name, state,
+		       t->prio, t->cpu, (unsigned long long)t->nr_switches, ticks_ms(t->utime),
+		       ticks_ms(t->stime), t->proc ? "user" : "kernel");
 }
 
 static int cmd_ps(int argc, char **argv)
@@ -59,7 +66,8 @@ static int cmd_ps(int argc, char **argv)
 	(void)argv;
 	if (too_many("ps", argc, 1))
 		return -1;
-	console_printf("  ID NAME             STATE    PRIO CPU   SWITCHES\n");
+	process_reap_detached();
+	console_printf("  ID NAME             STATE    PRIO CPU   SWITCHES  USER_MS  KERN_MS KIND\n");
 	thread_for_each(ps_one, NULL);
 	return 0;
 }
@@ -169,6 +177,11 @@ const struct shell_cmd shell_cmds[] = {
 	{ "bench", "bench NAME [key=value ...] preempt, latency, throughput or race", cmd_bench },
 	{ "test", "test [SUITE[,SUITE]]        run in-kernel test suites (KTAP)", cmd_test },
 	{ "log", "log                        the kernel log", cmd_log },
+	{ "programs", "programs                   the user programs (boot modules)", cmd_programs },
+	{ "run", "run PROG [ARGS]            run a user program and wait (Ctrl-C kills it)", cmd_run },
+	{ "spawn", "spawn PROG [ARGS]          start a user program in the background", cmd_spawn },
+	{ "kill", "kill PID                   end a process", cmd_kill },
+	{ "sleep", "sleep MS                   let the shell wait MS milliseconds", cmd_sleep },
 	{ "poweroff", "poweroff                   leave QEMU", cmd_poweroff },
 };
 const size_t shell_ncmds = ARRAY_SIZE(shell_cmds);

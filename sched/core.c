@@ -26,6 +26,8 @@
 #include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ipi.h"
+#include "arch/x86_64/gdt.h"
+#include "kernel/user_mm.h"
 
 struct rq rqs[MAX_CPUS];
 
@@ -121,6 +123,8 @@ void __schedule(int mode)
 	prev->nr_switches++;
 	this_cpu_stat_inc(context_switches);
 	preempt_model_switch(&prev->saved_preempt_count, &next->saved_preempt_count);
+	switch_mm_irqs_off(next);        /* CR3: next's address space (kernel/user_mm.c) */
+	tss_set_rsp0(next->stack_top);   /* where an entry from ring 3 lands */
 	this_cpu_write(current, next);
 	prev = switch_to(prev, next);
 	finish_switch(prev);

@@ -41,6 +41,11 @@ extern bool sched_running;
 /* thread.c */
 struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
 			     int prio, u64 allowed_cpus);
+/* The same, not yet started: wake_up_thread() starts it (Linux's
+ * kthread_create and wake_up_process). */
+struct thread *kthread_create(void (*fn)(void *), void *arg, const char *name,
+			      int prio, u64 allowed_cpus);
+bool thread_exists(u32 id);
 __noreturn void thread_exit(void);
 void thread_join(struct thread *t);     /* waits, then frees it */
 void thread_for_each(void (*fn)(struct thread *t, void *arg), void *arg);
@@ -51,6 +56,8 @@ __noreturn void cpu_idle(void);
 
 /* sleep.c */
 void sleep_until(u64 deadline_ns);
+/* The same, but a pending signal (TIF_SIGPENDING) ends it: true then. */
+bool sleep_until_interruptible(u64 deadline_ns);
 void sleep_ns(u64 ns);
 
 /* preempt_mode.c: the voluntary preemption points, Linux's semantics per mode. */

@@ -16,9 +16,10 @@ static void sleeper_wake(struct hrtimer *timer)
 	wake_up_thread(s->t);
 }
 
-void sleep_until(u64 deadline_ns)
+static bool do_sleep_until(u64 deadline_ns, bool interruptible)
 {
 	struct sleeper s;
+	bool interrupted = false;
 	might_sleep();
 	s.t = current_thread();
 	hrtimer_init(&s.timer, sleeper_wake);
@@ -26,9 +27,28 @@ void sleep_until(u64 deadline_ns)
 	__atomic_store_n(&s.t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	hrtimer_start(&s.timer, deadline_ns);
 	preempt_enable_no_resched();
-	while (READ_ONCE(s.t->state) == THREAD_SLEEPING)
+	while (READ_ONCE(s.t->state) == THREAD_SLEEPING) {
+		/* A signal sets the flag, then wakes a SLEEPING thread: one of
+		 * the two sides sees the other's store. */
+		if (interruptible && (READ_ONCE(s.t->flags) & _TIF_SIGPENDING)) {
+			__atomic_store_n(&s.t->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+			interrupted = true;
+			break;
+		}
 		schedule();
+	}
 	hrtimer_cancel(&s.timer); /* if something else woke us first */
+	return interrupted || (interruptible && (READ_ONCE(s.t->flags) & _TIF_SIGPENDING));
+}
+
+void sleep_until(u64 deadline_ns)
+{
+	do_sleep_until(deadline_ns, false);
+}
+
+bool sleep_until_interruptible(u64 deadline_ns)
+{
+	return do_sleep_until(deadline_ns, true);
 }
 
 void sleep_ns(u64 ns)

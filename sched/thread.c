@@ -9,9 +9,12 @@
 #include "kernel/panic.h"
 #include "kernel/mm.h"
 #include "lib/string.h"
+#include "arch/x86_64/regs.h"
 
 /* tif_need_resched() in kernel/preempt.h reads the flags at offset 0. */
 _Static_assert(offsetof(struct thread, flags) == 0, "thread.flags must come first");
+/* The CPU keeps RSP 16-byte aligned under the frame (SDM Vol. 3A 7.14.2). */
+_Static_assert(sizeof(struct pt_regs) % 16 == 0, "pt_regs must keep the stack aligned");
 
 struct thread boot_thread = {
 	.name = "main",
@@ -48,12 +51,18 @@ struct thread *thread_alloc(const char *name, int prio, u64 allowed)
 	return t;
 }
 
+/* Below the pt_regs kept free at the top (task_pt_regs, sched/thread.h). */
+static u64 task_pt_regs_top(u64 top)
+{
+	return top - sizeof(struct pt_regs);
+}
+
 /* The first frame of a new thread: switch_to pops six callee-saved
  * registers (POP_CALLEE_SAVED, arch/x86_64/callee_saved.inc) and returns into thread_entry, with the count a switch
  * expects (the ti model keeps it at the base of this stack). */
 void thread_setup_stack(struct thread *t, u64 top)
 {
-	u64 *sp = (u64 *)top;
+	u64 *sp = (u64 *)task_pt_regs_top(top);
 	*--sp = 0;                   /* keeps the entry 16-byte aligned */
 	*--sp = (u64)thread_entry;
 	for (int i = 0; i < 6; i++)  /* rbp, rbx, r12-r15 */
@@ -76,8 +85,8 @@ void thread_start(struct thread *prev)
 	thread_exit();
 }
 
-struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
-			     int prio, u64 allowed_cpus)
+struct thread *kthread_create(void (*fn)(void *), void *arg, const char *name,
+			      int prio, u64 allowed_cpus)
 {
 	BUG_ON(prio < 0 || prio > 99);
 	struct thread *t = thread_alloc(name, prio, allowed_cpus ? allowed_cpus : ALL_CPUS);
@@ -85,8 +94,27 @@ struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
 	t->arg = arg;
 	thread_setup_stack(t, stack_alloc());
 	t->cpu = (int)(allowed_cpus ? (u32)__builtin_ctzl(allowed_cpus) : raw_smp_processor_id());
+	return t;
+}
+
+struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
+			     int prio, u64 allowed_cpus)
+{
+	struct thread *t = kthread_create(fn, arg, name, prio, allowed_cpus);
 	wake_up_thread(t);
 	return t;
+}
+
+bool thread_exists(u32 id)
+{
+	bool found = id == boot_thread.id;
+	u64 f = spin_lock_irqsave(&threads_lock);
+	struct thread *t;
+	list_for_each_entry(t, &all_threads, all_node)
+		if (t->id == id && t->state != THREAD_DEAD)
+			found = true;
+	spin_unlock_irqrestore(&threads_lock, f);
+	return found;
 }
 
 __noreturn void thread_exit(void)

@@ -5,6 +5,10 @@
 #include "lib/types.h"
 #include "lib/list.h"
 
+struct mm;
+struct process;
+struct pt_regs;
+
 enum thread_state {
 	THREAD_RUNNING,   /* on a CPU or on a run queue */
 	THREAD_SLEEPING,  /* waiting for a wake-up */
@@ -38,7 +42,16 @@ struct thread {
 	struct list_head rq_node;  /* run queue */
 	struct list_head all_node; /* every thread, for ps */
 	volatile int on_cpu;       /* 1 from switch-in until the switch-out completes */
+	struct mm *mm;             /* its address space; NULL: a kernel thread */
+	struct process *proc;      /* the process it belongs to, or NULL */
+	u64 utime, stime;          /* ticks spent in user and in kernel mode */
 };
+
+/* The register frame at the top of every kernel stack: where an entry
+ * from ring 3 saves the user's registers (TSS.RSP0 = stack_top), and where
+ * a new user thread builds its first return (Linux's task_pt_regs()).
+ * thread_setup_stack() keeps it free in every thread. */
+#define task_pt_regs(t) ((struct pt_regs *)(t)->stack_top - 1)
 
 /* sched/thread.c, for the scheduler's own use: a thread with no stack
  * yet (idle threads), and the first frame switch_to() returns through. */

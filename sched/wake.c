@@ -2,6 +2,7 @@
  * CPU a woken thread goes to, whether it preempts what runs there, the
  * tick's round-robin, idle pulling, and each CPU's run queue at boot. */
 #include "sched/rq.h"
+#include "kernel/entry/common.h"
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
@@ -88,6 +89,15 @@ void scheduler_tick(void)
 		return;
 	spin_lock(&rq->lock);
 	struct thread *curr = rq->curr;
+	/* Tick-based CPU time, as Linux without VIRT_CPU_ACCOUNTING: the
+	 * whole tick goes to the mode the tick interrupted. */
+	struct pt_regs *regs = this_cpu_read(irq_regs);
+	if (curr != rq->idle) {
+		if (regs && user_mode(regs))
+			curr->utime++;
+		else
+			curr->stime++;
+	}
 	if (curr != rq->idle && curr->prio == PRIO_NORMAL && --curr->slice <= 0) {
 		curr->slice = SCHED_SLICE_TICKS;
 		if (!list_empty(&rq->normal) || !list_empty(&rq->fifo))

@@ -12,6 +12,9 @@
 #include "kernel/cmdline.h"
 #include "kernel/shell.h"
 #include "kernel/bench/bench.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/irq.h"
 
 #define DEFINE(sym, val) \
 	__asm__ __volatile__("\n->" #sym " %0" ::"i"((long)(val)))
@@ -26,11 +29,21 @@ void asm_offsets(void)
 	OFFSET(PERCPU_current, percpu, current);
 	OFFSET(PERCPU_apic_id, percpu, apic_id);
 	OFFSET(PERCPU_fault_catcher, percpu, fault_catcher);
+	OFFSET(PERCPU_top_of_stack, percpu, top_of_stack);
+	OFFSET(PERCPU_user_rsp, percpu, user_rsp);
 	DEFINE(PERCPU_size, sizeof(struct percpu));
 	DEFINE(PT_REGS_size, sizeof(struct pt_regs));
 	OFFSET(PT_REGS_rip, pt_regs, rip);
 	OFFSET(PT_REGS_rflags, pt_regs, rflags);
 	OFFSET(PT_REGS_vector, pt_regs, vector);
+	OFFSET(PT_REGS_cs, pt_regs, cs);
+	OFFSET(PT_REGS_rsp, pt_regs, rsp);
+	/* The selectors and MSRs the entry code names (arch/x86_64/gdt.h, cpu.h). */
+	DEFINE(KERNEL_CS, KERNEL_CS);
+	DEFINE(USER_CS, USER_CS);
+	DEFINE(USER_DS, USER_DS);
+	DEFINE(MSR_GS_BASE, MSR_GS_BASE);
+	DEFINE(VECTOR_SYSCALL, VECTOR_SYSCALL);
 	OFFSET(THREAD_flags, thread, flags);
 	OFFSET(THREAD_ksp, thread, ksp);
 	OFFSET(THREAD_id, thread, id);

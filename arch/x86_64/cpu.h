@@ -6,7 +6,27 @@
 
 #include "lib/types.h"
 
+/* RFLAGS bits (SDM Vol. 1 3.4.3, Figure 3-8). */
+#define X86_EFLAGS_CF (1UL << 0)
+#define X86_EFLAGS_FIXED (1UL << 1)   /* always 1 */
+#define X86_EFLAGS_PF (1UL << 2)
+#define X86_EFLAGS_AF (1UL << 4)
+#define X86_EFLAGS_ZF (1UL << 6)
+#define X86_EFLAGS_SF (1UL << 7)
+#define X86_EFLAGS_TF (1UL << 8)
 #define X86_EFLAGS_IF (1UL << 9)
+#define X86_EFLAGS_DF (1UL << 10)
+#define X86_EFLAGS_OF (1UL << 11)
+#define X86_EFLAGS_IOPL (3UL << 12)
+#define X86_EFLAGS_NT (1UL << 14)
+#define X86_EFLAGS_RF (1UL << 16)
+#define X86_EFLAGS_AC (1UL << 18)
+#define X86_EFLAGS_ID (1UL << 21)
+
+/* CR4 bits (SDM Vol. 3A 2.5). */
+#define X86_CR4_PGE (1UL << 7)
+#define X86_CR4_SMEP (1UL << 20)
+#define X86_CR4_SMAP (1UL << 21)
 
 #define MSR_EFER 0xC0000080
 #define MSR_FS_BASE 0xC0000100

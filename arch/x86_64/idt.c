@@ -24,15 +24,20 @@ struct idt_ptr {
 extern const u64 vector_stubs[256];
 static struct idt_gate idt[256] __aligned(16);
 
-static void set_gate(int v, u64 handler, int ist)
+static void set_gate_dpl(int v, u64 handler, int ist, int dpl)
 {
 	idt[v].off0 = handler & 0xFFFF;
 	idt[v].sel = KERNEL_CS;
 	idt[v].ist = ist;
-	idt[v].type_attr = 0x8E; /* present, DPL 0, 64-bit interrupt gate */
+	idt[v].type_attr = (u8)(0x8E | dpl << 5); /* present, DPL, 64-bit interrupt gate */
 	idt[v].off1 = (handler >> 16) & 0xFFFF;
 	idt[v].off2 = handler >> 32;
 	idt[v].zero = 0;
+}
+
+static void set_gate(int v, u64 handler, int ist)
+{
+	set_gate_dpl(v, handler, ist, 0);
 }
 
 void idt_init(void)
@@ -45,6 +50,11 @@ void idt_init(void)
 	set_gate(8, vector_stubs[8], IST_DF);
 	set_gate(2, vector_stubs[2], IST_NMI);
 	set_gate(18, vector_stubs[18], IST_MC);
+	/* INT3 and INTO from ring 3 reach their handlers (DPL 3, SDM Vol. 3A
+	 * 7.12.1.1): a user breakpoint is a SIGTRAP, not a #GP. Every other
+	 * `int n` from user mode is a #GP, as the SDM specifies for DPL 0. */
+	set_gate_dpl(3, vector_stubs[3], 0, 3);
+	set_gate_dpl(4, vector_stubs[4], 0, 3);
 }
 
 void idt_load(void)

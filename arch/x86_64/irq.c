@@ -18,6 +18,7 @@
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
 #include "sched/sched.h"
+#include "kernel/entry/common.h"
 
 static irq_handler_t handlers[256];
 static const char *names[256];
@@ -70,6 +71,8 @@ void init_IRQ(void)
 static void handle_irq(struct pt_regs *regs, int v)
 {
 	u32 before = preempt_count();
+	struct pt_regs *old_regs = this_cpu_read(irq_regs);
+	this_cpu_write(irq_regs, regs); /* get_irq_regs(): the tick's user/kernel split */
 	irq_enter();
 	this_cpu_stat_inc(irqs);
 	if (sysvec[v])
@@ -79,6 +82,7 @@ static void handle_irq(struct pt_regs *regs, int v)
 	else
 		pr_warn("irq: unexpected vector %d\n", v);
 	irq_exit();
+	this_cpu_write(irq_regs, old_regs);
 	/* A handler must leave the count as it found it. */
 	if (unlikely(preempt_count() != before)) {
 		report_bug("preempt count leak in IRQ handler %s (vector %d): "
@@ -102,6 +106,13 @@ static __always_inline void irqentry_exit(struct pt_regs *regs)
 		irqentry_exit_cond_resched();
 }
 
+/* The paranoid vectors leave as they came (arch/x86_64/entry.asm): no
+ * exit work, no preemption. */
+static bool paranoid_vector(int v)
+{
+	return v == 2 || v == 8 || v == 18;
+}
+
 void irq_dispatch(struct pt_regs *regs)
 {
 	int v = (int)regs->vector;
@@ -109,7 +120,12 @@ void irq_dispatch(struct pt_regs *regs)
 		do_exception(regs);
 	else
 		handle_irq(regs, v);
-	irqentry_exit(regs);
+	if (paranoid_vector(v))
+		return;
+	if (user_mode(regs))
+		exit_to_user_mode(regs);  /* kernel/entry/common.c */
+	else
+		irqentry_exit(regs);
 }
 
 const char *irq_controller_name(void)

@@ -17,6 +17,9 @@ typedef void (*irq_handler_t)(struct pt_regs *regs);
 #define VECTOR_CALL_FUNCTION 0xF1
 #define VECTOR_ERROR 0xFE
 #define VECTOR_SPURIOUS 0xFF
+/* Not an IDT vector: the `vector` of a pt_regs the syscall entry built
+ * (arch/x86_64/syscall_64.asm). */
+#define VECTOR_SYSCALL 0x100
 
 /* A handler for a vector the local APIC does not deliver (software
  * `int n`, the 8259's spurious lines) or that acknowledges itself. */

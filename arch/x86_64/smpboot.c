@@ -3,6 +3,8 @@
  * Initialization Sequence"): INIT, wait 10 ms, STARTUP, wait 200 us,
  * STARTUP again if the AP has not answered, then wait for it to report in
  * (with a timeout and a message naming a CPU that never does). */
+#include "arch/x86_64/syscall.h"
+#include "arch/x86_64/uaccess.h"
 #include "arch/x86_64/smpboot.h"
 #include "arch/x86_64/acpi.h"
 #include "arch/x86_64/apic.h"
@@ -116,6 +118,8 @@ static void ap_main(u32 cpu)
 	sched_init_ap(cpu);                 /* `current` = this CPU's idle thread */
 	vm_load();                          /* CR4.PGE, CR0.WP, CR3 */
 	gdt_init_cpu(cpu);                  /* own GDT, TSS, IST stacks */
+	syscall_init();                     /* the syscall MSRs are per CPU */
+	cpu_init_smap_smep();
 	idt_load();
 	apic_init_cpu();
 	u32 hw = apic->id(), cpuid_id = apic_cpuid_id();

@@ -10,6 +10,13 @@
 #include "kernel/printk.h"
 #include "kernel/panic.h"
 #include "kernel/mm.h"
+#include "kernel/process.h"
+#include "sched/sched.h"
+#include "kernel/entry/common.h"
+#include "arch/x86_64/extable.h"
+#include "arch/x86_64/nmi.h"
+#include "uapi/syscall.h"
+#include "uapi/layout.h"
 
 static const char *const names[32] = {
 	"divide error", "debug", "non-maskable interrupt", "breakpoint",
@@ -53,24 +60,88 @@ static void describe_pf(u64 err, u64 cr2)
 		printk(KERN_EMERG "#PF: address is in %s\n", what);
 }
 
+/* The signal a user-mode exception gets (Linux's choices, arch/x86/
+ * kernel/traps.c): all of them kill the process in fold. */
+static int exception_signal(int v)
+{
+	switch (v) {
+	case 0: case 16: case 19: return SIGFPE;   /* #DE #MF #XM */
+	case 1: case 3: return SIGTRAP;            /* #DB #BP */
+	case 6: return SIGILL;                     /* #UD */
+	case 17: return SIGBUS;                    /* #AC */
+	default: return SIGSEGV;                   /* #PF #GP #SS #NP ... */
+	}
+}
+
+/* A fault in ring 3: one line in Linux's style (the #PF one is
+ * show_signal_msg's, the others do_trap's), then the process dies on its
+ * way back to user mode. The kernel goes on. */
+static void user_fault(struct pt_regs *regs, int v, u64 cr2)
+{
+	struct process *p = current_process();
+	const char *name = p ? p->name : current_thread()->name;
+	int pid = p ? p->pid : (int)current_thread()->id;
+	this_cpu_stat_inc(user_faults);
+	if (v == 14)
+		printk(KERN_ERR "%s[%d]: segfault at %llx ip %016llx sp %016llx error %llx\n",
+		       name, pid, (unsigned long long)cr2, (unsigned long long)regs->rip,
+		       (unsigned long long)regs->rsp, (unsigned long long)regs->error_code);
+	else
+		printk(KERN_ERR "traps: %s[%d] trap %s ip:%llx sp:%llx error:%llx\n", name, pid,
+		       names[v], (unsigned long long)regs->rip, (unsigned long long)regs->rsp,
+		       (unsigned long long)regs->error_code);
+	if (!p)
+		panic("user-mode exception in kernel thread %s", name);
+	force_sig(exception_signal(v));
+}
+
+/* The IRETQ back to ring 3 faulted (entry.asm's native_irq_return_user_iret;
+ * SDM Vol. 2A IRET: a non-canonical RIP is a #GP in 64-bit mode, raised
+ * before the return, in ring 0). The frame it was returning is at
+ * regs->rsp: the fault belongs to the process, which cannot return. */
+static __noreturn void bad_iret(struct pt_regs *regs)
+{
+	const u64 *frame = (const u64 *)regs->rsp; /* RIP, CS, RFLAGS, RSP, SS */
+	struct process *p = current_process();
+	printk(KERN_ERR "traps: %s[%d] %s returning to ip:%llx sp:%llx (iretq refused the frame)\n",
+	       p ? p->name : "?", p ? p->pid : -1, names[regs->vector],
+	       (unsigned long long)frame[0], (unsigned long long)frame[3]);
+	this_cpu_stat_inc(user_faults);
+	if (!p)
+		panic("bad iretq frame outside a process");
+	local_irq_enable();
+	do_exit(W_SIGNALED(SIGSEGV));
+}
+
 void do_exception(struct pt_regs *regs)
 {
 	int v = (int)regs->vector;
 	u64 cr2 = read_cr2();
 	struct fault_catcher *c = NULL;
+	if (v == 2) {
+		do_nmi(regs);
+		return;
+	}
+	if (user_mode(regs)) {
+		user_fault(regs, v, cr2);
+		return;
+	}
+	/* A user access that faulted: the exception table says where its
+	 * -EFAULT is (kernel/uaccess.h). No oops: it is the user's error. */
+	if (fixup_exception(regs))
+		return;
+	if (regs->rip == (u64)native_irq_return_user_iret)
+		bad_iret(regs);
 	if (percpu_area[0].self)
 		c = this_cpu_read(fault_catcher);
-	/* An NMI during a panic is the panicking CPU stopping this one. */
-	if (v == 2 && panic_in_progress()) {
-		for (;;)
-			halt();
-	}
 
 	printk(KERN_EMERG "Oops: %s %s (vector %d) error code 0x%llx%s\n",
 	       mnemonics[v], names[v], v, (unsigned long long)regs->error_code,
 	       c ? " [caught by test]" : "");
 	if (v == 14)
 		describe_pf(regs->error_code, cr2);
+	if (v == 14 && cr2 < USER_TOP && (regs->error_code & 1) && !(regs->rflags & X86_EFLAGS_AC))
+		printk(KERN_EMERG "#PF: a kernel access to a user page outside STAC/CLAC (SMAP)\n");
 	if (v == 8) {
 		/* #DF after a #PF that could not push its frame: the classic
 		 * kernel stack overflow into the guard page. */

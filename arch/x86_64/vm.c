@@ -27,21 +27,64 @@ static u64 *table_alloc(void)
 
 #define IDX(va, level) (((va) >> (12 + 9 * (level))) & 511)
 
-/* The entry for va at a level (3 = PML4 ... 0 = PT), creating the tables
- * above it. Intermediate entries are P|W (and not NX): the leaf decides. */
-static u64 *walk_create(u64 va, int leaf_level)
+/* The entry for va at a level (3 = PML4 ... 0 = PT) under `root`,
+ * creating the tables above it with `table_flags` (P|W for the kernel,
+ * P|W|U for user space: the leaf decides the rest, SDM Vol. 3A 5.6.1:
+ * access rights combine over every level). With alloc NULL, a missing
+ * table means NULL. */
+static u64 *walk_create_in(u64 *root, u64 va, int leaf_level, u64 table_flags,
+			   u64 (*alloc)(void))
 {
-	u64 *t = pml4;
+	u64 *t = root;
 	for (int level = 3; level > leaf_level; level--) {
 		u64 *e = &t[IDX(va, level)];
 		if (!(*e & PTE_P)) {
-			u64 *n = table_alloc();
-			*e = virt_to_phys(n) | PTE_P | PTE_W;
+			if (!alloc)
+				return NULL;
+			u64 pa = alloc();
+			if (!pa)
+				return NULL;
+			memset(phys_to_virt(pa), 0, PAGE_SIZE);
+			*e = pa | table_flags;
 		}
 		BUG_ON(*e & PTE_PS);
 		t = phys_to_virt(*e & PTE_ADDR);
 	}
 	return &t[IDX(va, leaf_level)];
+}
+
+static u64 table_frame(void)
+{
+	u64 pa = frame_alloc();
+	if (!pa)
+		panic("vm: out of memory for page tables");
+	return pa;
+}
+
+static u64 *walk_create(u64 va, int leaf_level)
+{
+	return walk_create_in(pml4, va, leaf_level, PTE_P | PTE_W, table_frame);
+}
+
+u64 *pgtable_walk_user(u64 *root, u64 va, bool create)
+{
+	return walk_create_in(root, va, 0, PTE_P | PTE_W | PTE_U,
+			      create ? frame_alloc : NULL);
+}
+
+/* A new address space: an empty user half and the kernel half shared, by
+ * copying the kernel's 256 upper PML4 entries. vm_init() made every one
+ * of them present, so a kernel mapping added later (a stack, ioremap) is
+ * in a table they all share and is seen by every address space. */
+u64 *pgd_alloc(void)
+{
+	u64 pa = frame_alloc();
+	if (!pa)
+		return NULL;
+	u64 *pgd = phys_to_virt(pa);
+	memset(pgd, 0, PAGE_SIZE / 2);
+	memcpy(pgd + 256, pml4 + 256, PAGE_SIZE / 2);
+	return pgd;
 }
 
 void map_page(u64 va, u64 pa, u64 flags)
@@ -145,6 +188,10 @@ void vm_init(void)
 {
 	pml4 = table_alloc();
 	pml4_phys = virt_to_phys(pml4);
+	/* Every kernel-half PML4 entry present from the start (1 MiB of
+	 * PDPTs), so the address spaces made by pgd_alloc() share them. */
+	for (int i = 256; i < 512; i++)
+		pml4[i] = virt_to_phys(table_alloc()) | PTE_P | PTE_W;
 
 	/* The direct map: every RAM range (usable and ACPI, so the tables are
 	 * readable), rounded out to 2 MiB. MMIO holes stay unmapped: devices
@@ -174,7 +221,7 @@ void vm_load(void)
 	/* CR4.PGE (bit 7) makes the global kernel mappings survive CR3
 	 * writes; CR0.WP (bit 16) makes read-only pages read-only for the
 	 * kernel too. */
-	write_cr4(read_cr4() | (1UL << 7));
+	write_cr4(read_cr4() | X86_CR4_PGE);
 	write_cr0(read_cr0() | (1UL << 16));
 	write_cr3(pml4_phys);
 }

@@ -6,6 +6,7 @@
 /* Page-table entry bits (SDM Vol. 3A 5.5, Table 5-20 and friends). */
 #define PTE_P (1UL << 0)
 #define PTE_W (1UL << 1)
+#define PTE_U (1UL << 2)
 #define PTE_PWT (1UL << 3)
 #define PTE_PCD (1UL << 4)
 #define PTE_PS (1UL << 7)
@@ -25,6 +26,12 @@ u64 virt_pte_flags(u64 va);            /* 0 if not mapped */
 void *ioremap(u64 pa, size_t size);    /* uncached, RW, NX */
 void *memremap(u64 pa, size_t size);   /* cached, read-only, NX (firmware tables) */
 u64 kernel_cr3(void);
+/* User address spaces (kernel/user_mm.c builds on these): a PML4 with the
+ * kernel half shared, and the leaf entry of a user address in it (the
+ * tables created with P|W|U if `create`; NULL if out of memory or, without
+ * `create`, not mapped). */
+u64 *pgd_alloc(void);
+u64 *pgtable_walk_user(u64 *root, u64 va, bool create);
 const char *mm_describe_address(u64 va);
 
 #endif

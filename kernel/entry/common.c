@@ -1,0 +1,58 @@
+/* The way back to user mode, in C, as Linux's kernel/entry/common.c has
+ * it. Every return to ring 3 passes exit_to_user_mode(): the interrupt
+ * exit (arch/x86_64/irq.c), the syscall exit (kernel/syscall.c) and a new
+ * process's first return (kernel/process.c).
+ *
+ * User space is always preemptible, in every preemption mode, none
+ * included: a pending TIF_NEED_RESCHED is honoured here, where nothing of
+ * the kernel's is held, so `preempt=none` still time-slices CPU-bound
+ * user programs (the tick's request, sched/wake.c). What the modes decide
+ * is only whether the kernel may be preempted. */
+#include "kernel/entry/common.h"
+#include "kernel/preempt.h"
+#include "kernel/process.h"
+#include "kernel/panic.h"
+#include "sched/sched.h"
+#include "arch/x86_64/cpu.h"
+#include "uapi/syscall.h"
+
+/* What the count must be when user code runs: nothing disabled, and, in
+ * a model that folds, no folded request (one would have been acted on
+ * in the loop, with IRQs off since). The racy model's remote writes may
+ * clear bit 31 at any time, so it is exempt from the second half. */
+static void check_user_count(void)
+{
+	u32 raw = preempt_count_raw();
+	bool ok = preempt_count() == 0;
+#if PREEMPT_FOLDS_RESCHED && PREEMPT_IPI_FOLDS
+	ok = ok && raw == PREEMPT_ENABLED;
+#endif
+	if (unlikely(!ok)) {
+		report_bug("return to user mode with preempt count 0x%x (expected 0x%x)",
+			   raw, PREEMPT_ENABLED);
+		preempt_count_set(PREEMPT_ENABLED);
+	}
+}
+
+void exit_to_user_mode(struct pt_regs *regs)
+{
+	(void)regs;
+	struct thread *t = current_thread();
+	local_irq_disable();
+	for (;;) {
+		u64 work = READ_ONCE(t->flags) & EXIT_TO_USER_MODE_WORK;
+		if (!work)
+			break;
+		local_irq_enable();
+		if (work & _TIF_SIGPENDING) {
+			struct process *p = t->proc;
+			if (p && p->kill_sig)
+				do_exit(W_SIGNALED(p->kill_sig));
+			__atomic_fetch_and(&t->flags, ~_TIF_SIGPENDING, __ATOMIC_SEQ_CST);
+		}
+		if (work & _TIF_NEED_RESCHED)
+			schedule();
+		local_irq_disable();
+	}
+	check_user_count();
+}

@@ -1,0 +1,64 @@
+/* The system call table and its dispatcher (entered from
+ * arch/x86_64/syscall_64.asm). */
+#include "kernel/syscall.h"
+#include "kernel/entry/common.h"
+#include "kernel/percpu.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/cpu.h"
+#include "uapi/syscall.h"
+#include "uapi/errno.h"
+#include "uapi/layout.h"
+
+static const syscall_fn sys_call_table[NR_SYSCALLS] = {
+	[__NR_write] = sys_write,
+	[__NR_sched_yield] = sys_sched_yield,
+	[__NR_nanosleep] = sys_nanosleep,
+	[__NR_getpid] = sys_getpid,
+	[__NR_exit] = sys_exit,
+	[__NR_wait4] = sys_wait4,
+	[__NR_kill] = sys_kill,
+	[__NR_gettid] = sys_gettid,
+	[__NR_clock_gettime] = sys_clock_gettime,
+	[__NR_clock_nanosleep] = sys_clock_nanosleep,
+	[__NR_exit_group] = sys_exit,
+	[__NR_spawn] = sys_spawn,
+};
+
+/* May this return use SYSRET? It restores RIP from RCX and RFLAGS from
+ * R11 and loads fixed selectors, so the frame must say exactly that: a
+ * frame changed on the way (a new process's, a signal's) needs IRETQ.
+ * And RIP must be canonical: Intel's SYSRET checks RCX only after it has
+ * switched to ring 3's privilege... and raises the #GP in ring 0, on the
+ * user's stack and GS (CVE-2012-0217; SDM Vol. 2B SYSRET, "If RCX is not
+ * canonical ... #GP(0)"). IRETQ checks before it leaves, and a fault there
+ * is a fault of the process (arch/x86_64/traps.c, bad_iret). RF and TF
+ * would be dropped or misapplied by SYSRET; Linux returns by IRET for them
+ * too (arch/x86/entry/common.c, do_syscall_64). */
+static bool sysret_ok(const struct pt_regs *regs)
+{
+	if (regs->rcx != regs->rip || regs->r11 != regs->rflags)
+		return false;
+	if (regs->cs != USER_CS || regs->ss != USER_DS)
+		return false;
+	if (regs->rip >= USER_TOP) /* the user half is canonical below it */
+		return false;
+	return !(regs->r11 & (X86_EFLAGS_RF | X86_EFLAGS_TF));
+}
+
+bool do_syscall_64(struct pt_regs *regs)
+{
+	local_irq_enable();
+	this_cpu_stat_inc(syscalls);
+	u64 nr = regs->error_code; /* the entry saved rax there */
+	long ret = -ENOSYS;
+	if (nr < NR_SYSCALLS && sys_call_table[nr])
+		ret = sys_call_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
+					 regs->r9);
+	regs->rax = (u64)ret;
+	exit_to_user_mode(regs);
+	if (sysret_ok(regs))
+		return true;
+	this_cpu_stat_inc(sysret_via_iret);
+	return false;
+}

@@ -1,0 +1,36 @@
+/* The system call table (kernel/syscall.c) and the calls behind it. The
+ * numbers and the ABI are uapi/syscall.h's. Every call takes six u64
+ * arguments (unused ones ignored) and returns a value or a negative errno;
+ * nothing a user passes may oops the kernel: pointers go through
+ * kernel/uaccess.h, numbers are range-checked. */
+#ifndef FOLD_KERNEL_SYSCALL_H
+#define FOLD_KERNEL_SYSCALL_H
+#include "lib/types.h"
+
+struct pt_regs;
+/* From entry_SYSCALL_64 with IRQs off: the call, then exit_to_user_mode().
+ * True if the return may use SYSRET (see kernel/syscall.c). */
+bool do_syscall_64(struct pt_regs *regs);
+
+#define SYSCALL_ARGS u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5
+typedef long (*syscall_fn)(SYSCALL_ARGS);
+
+/* kernel/sys_write.c. While user_write_capture is set (by a test), what
+ * user programs write also goes into it (only into it if it is quiet);
+ * one capture for all CPUs, since a process may run on any. */
+long sys_write(SYSCALL_ARGS);
+struct printk_capture;
+extern struct printk_capture *volatile user_write_capture;
+/* kernel/sys_time.c */
+long sys_sched_yield(SYSCALL_ARGS);
+long sys_nanosleep(SYSCALL_ARGS);
+long sys_clock_gettime(SYSCALL_ARGS);
+long sys_clock_nanosleep(SYSCALL_ARGS);
+/* kernel/sys_process.c */
+long sys_getpid(SYSCALL_ARGS);
+long sys_gettid(SYSCALL_ARGS);
+long sys_exit(SYSCALL_ARGS);
+long sys_wait4(SYSCALL_ARGS);
+long sys_kill(SYSCALL_ARGS);
+long sys_spawn(SYSCALL_ARGS);
+#endif

@@ -1,0 +1,126 @@
+/* The syscall suite: the ABI's error answers (user/sysabi.c), a fuzzer's
+ * 100,000 random calls with hostile pointers (user/sysfuzz.c) that must
+ * leave the kernel unharmed, and SWAPGS under fire: NMIs sent from
+ * another CPU while a process runs user code and syscalls back to back,
+ * so they land in ring 3, in the kernel, and in the windows between
+ * `syscall` and SWAPGS and between SWAPGS and SYSRET, where the saved CS
+ * and GS disagree. The NMI handler panics on a wrong GS base
+ * (arch/x86_64/nmi.c), so surviving 10,000 of them is the assertion. */
+#include "kernel/ktest.h"
+#include "kernel/process.h"
+#include "kernel/module.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "kernel/time.h"
+#include "kernel/entry/common.h"
+#include "sched/sched.h"
+#include "arch/x86_64/nmi.h"
+#include "arch/x86_64/cpu.h"
+#include "tests/kernel/user_run.h"
+#include "uapi/syscall.h"
+#include "lib/string.h"
+
+static struct user_run run;
+
+static bool have(struct ktest *t, const char *prog)
+{
+	if (module_find(prog))
+		return true;
+	ktest_skip(t, "no user program '%s' in this ISO", prog);
+	return false;
+}
+
+static void abi_errors(struct ktest *t)
+{
+	if (!have(t, "sysabi"))
+		return;
+	user_run(&run, "sysabi", 0);
+	KT_EXPECT(t, WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0);
+	KT_EXPECT_STR_CONTAINS(t, run.out, " checks, 0 failed");
+	if (WEXITSTATUS(run.status))
+		ktest_diag(t, "%s", run.out);
+}
+
+static void fuzz_100k(struct ktest *t)
+{
+	if (!have(t, "sysfuzz") || !have(t, "hello"))
+		return;
+	u64 calls = stat_sum(syscalls);
+	u64 bugs = bug_reports;
+	user_run(&run, "sysfuzz calls=100000 seed=7", 0);
+	KT_EXPECT(t, WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0);
+	KT_EXPECT_STR_CONTAINS(t, run.out, "sysfuzz: 100000 calls, seed 7:");
+	KT_EXPECT_OP(t, stat_sum(syscalls) - calls, >=, 100000);
+	KT_EXPECT(t, strstr(run.log, "Oops") == NULL);
+	KT_EXPECT_EQ(t, bug_reports, bugs);
+	/* Still answering: a new process runs. */
+	user_run(&run, "hello", 0);
+	KT_EXPECT(t, WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0);
+}
+
+static volatile u32 nmi_user, nmi_kernel, nmi_handled;
+
+static void count_nmi(struct pt_regs *regs)
+{
+	if (user_mode(regs))
+		__atomic_fetch_add(&nmi_user, 1, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_add(&nmi_kernel, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&nmi_handled, 1, __ATOMIC_SEQ_CST);
+}
+
+#define NMI_ROUNDS 10000
+
+static void nmi_swapgs_body(struct ktest *t);
+
+static void nmi_swapgs(struct ktest *t)
+{
+	user_quiet_begin();
+	nmi_swapgs_body(t);
+	user_quiet_end();
+}
+
+static void nmi_swapgs_body(struct ktest *t)
+{
+	if (!have(t, "getpid_bench"))
+		return;
+	u32 self = raw_smp_processor_id(), target = self;
+	for_each_online_cpu(c)
+		if (c != self)
+			target = c;
+	if (target == self)
+		KT_SKIP(t, "needs a second CPU to send the NMIs from");
+	const char *argv[] = { "getpid_bench", "1000000000" };
+	struct spawn_args a = { "getpid_bench", 2, argv, NULL, false, 1UL << target };
+	int err = 0;
+	struct process *p = process_spawn(&a, &err);
+	KT_ASSERT(t, p != NULL);
+	while (READ_ONCE(p->state) == PROC_STARTING)
+		sleep_ns(NSEC_PER_MSEC);
+	nmi_user = nmi_kernel = nmi_handled = 0;
+	nmi_set_test_handler(count_nmi);
+	u32 sent = 0;
+	bool stuck = false;
+	for (; sent < NMI_ROUNDS && !stuck; sent++) {
+		u32 before = READ_ONCE(nmi_handled);
+		arch_send_nmi(target);
+		u64 deadline = ktime_get_ns() + 500 * NSEC_PER_MSEC;
+		while (READ_ONCE(nmi_handled) == before && !(stuck = ktime_get_ns() > deadline))
+			cpu_relax();
+	}
+	nmi_set_test_handler(NULL);
+	process_kill(p->pid, SIGKILL);
+	int status = process_wait(p);
+	ktest_diag(t, "%u NMIs: %u in user mode, %u in the kernel", nmi_handled, nmi_user,
+		   nmi_kernel);
+	KT_EXPECT(t, !stuck);
+	KT_EXPECT_EQ(t, nmi_handled, NMI_ROUNDS);
+	KT_EXPECT_OP(t, nmi_user, >, 0);
+	KT_EXPECT_OP(t, nmi_kernel, >, 0);
+	KT_EXPECT(t, WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+KTEST_SUITE(syscall,
+	    KTEST_CASE(abi_errors),
+	    KTEST_CASE(fuzz_100k),
+	    KTEST_CASE(nmi_swapgs));
