@@ -162,8 +162,10 @@ $(BUILD)/fold.sym: $(ELF)
 # The ISO: GRUB (multiboot2) with CMDLINE baked into grub.cfg and every
 # user program as a boot module named after it. The file
 # $(ISO).cmdline changes only when CMDLINE does, so a new CMDLINE remakes
-# the ISO and an unchanged one does not.
-$(ISO).cmdline: export FOLD_CMDLINE = $(CMDLINE)
+# the ISO and an unchanged one does not. $(value CMDLINE): make does not
+# expand a $ in it (CMDLINE='hz=$HOME' keeps its $HOME), so every
+# character reaches scripts/mkiso.sh, and the kernel, as written.
+$(ISO).cmdline: export FOLD_CMDLINE = $(value CMDLINE)
 $(ISO).cmdline: FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' "$$FOLD_CMDLINE" > $@.new
@@ -197,7 +199,7 @@ RUN_ISO := $(BUILD)/run-$(RUN_SHELL).iso
 RUN_CLOCK := $(if $(filter 1,$(ICOUNT)), clock=icount)
 run: $(ELF) $(USER_ELFS)
 	$(Q)$(MAKE) -s --no-print-directory ISO=$(RUN_ISO) \
-		CMDLINE=$(call sq,$(CMDLINE)$(RUN_CLOCK) shell=$(RUN_SHELL)) $(RUN_ISO)
+		CMDLINE=$(call sq,$(value CMDLINE)$(RUN_CLOCK) shell=$(RUN_SHELL)) $(RUN_ISO)
 	$(Q)$(QEMU_RUN) $(QEMU_MACHINE) --iso $(RUN_ISO)
 
 check-disasm:

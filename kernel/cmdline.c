@@ -3,6 +3,7 @@
 #include "sched/preempt_mode.h"
 #include "lib/parse.h"
 #include "lib/string.h"
+#include "lib/string_helpers.h"
 #include "lib/format.h"
 
 struct cmdline_values cmdline = {
@@ -167,25 +168,45 @@ int cmdline_parse(const char *s)
 		n = ARRAY_SIZE(words);
 		warnings++;
 	}
+	/* The last occurrence of an option wins, as in Linux. A bad one is
+	 * warned about and changes nothing: the option keeps its last good
+	 * value on this line (and the warning says which), or the default. */
+	const char *good[ARRAY_SIZE(options)] = { NULL };
 	for (size_t i = 0; i < n; i++) {
+		char e1[ESCAPE_SIZE(60)], e2[ESCAPE_SIZE(60)];
 		char *eq = strchr(words[i], '=');
-		const struct option *o = NULL;
-		if (eq)
-			*eq = 0;
-		for (size_t j = 0; j < ARRAY_SIZE(options); j++)
-			if (!strcmp(options[j].key, words[i]))
-				o = &options[j];
-		if (!o) {
-			pr_warn("cmdline: unknown option '%s' ignored (known:%s)\n", words[i], option_keys);
+		size_t j;
+		if (eq == words[i]) {
+			pr_warn("cmdline: '%s': an option needs a name before its '=' (known:%s)\n",
+				string_escape_str(words[i], e1, sizeof(e1)), option_keys);
 			warnings++;
 			continue;
 		}
-		const char *v = eq ? eq + 1 : "";
-		if (o->set(v) < 0) {
-			pr_warn("cmdline: %s=%s: expected %s; using the default (%s)\n",
-				o->key, v, o->expect, o->def);
+		if (eq)
+			*eq = 0;
+		for (j = 0; j < ARRAY_SIZE(options); j++)
+			if (!strcmp(options[j].key, words[i]))
+				break;
+		if (j == ARRAY_SIZE(options)) {
+			pr_warn("cmdline: unknown option '%s' ignored (known:%s)\n",
+				string_escape_str(words[i], e1, sizeof(e1)), option_keys);
 			warnings++;
+			continue;
 		}
+		const struct option *o = &options[j];
+		const char *v = eq ? eq + 1 : "";
+		if (o->set(v) == 0) {
+			good[j] = v;
+			continue;
+		}
+		string_escape_str(v, e1, sizeof(e1));
+		if (good[j])
+			pr_warn("cmdline: %s=%s: expected %s; keeping %s\n", o->key, e1, o->expect,
+				string_escape_str(good[j], e2, sizeof(e2)));
+		else
+			pr_warn("cmdline: %s=%s: expected %s; using the default (%s)\n", o->key, e1,
+				o->expect, o->def);
+		warnings++;
 	}
 	return warnings;
 }

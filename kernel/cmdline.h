@@ -1,6 +1,10 @@
 /* The kernel command line: space-separated key=value options, parsed in
- * one place (kernel/cmdline.c) against one table. An unknown key or a bad
- * value prints one warning and keeps the default; the kernel still boots. */
+ * one place (kernel/cmdline.c) against one table. The last occurrence of
+ * an option wins (as in Linux). An unknown key or a bad value prints one
+ * warning (the input in it escaped: \x01) and changes nothing: a bad value
+ * keeps the option's earlier good value on the line ("keeping 200"), or
+ * the default; the kernel still boots. Numbers may end in a decimal k, M
+ * or G (hz=1k is 1000; lib/parse.h). */
 #ifndef FOLD_KERNEL_CMDLINE_H
 #define FOLD_KERNEL_CMDLINE_H
 #include "lib/types.h"

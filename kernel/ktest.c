@@ -3,6 +3,7 @@
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
 #include "lib/string.h"
+#include "lib/string_helpers.h"
 #include "lib/format.h"
 #include "arch/x86_64/cpu.h"
 
@@ -82,33 +83,61 @@ static bool run_suite(const struct ktest_suite *s, int number)
 	return suite_ok;
 }
 
+static bool chosen_already(const struct ktest_suite **chosen, int n, const struct ktest_suite *s)
+{
+	for (int i = 0; i < n; i++)
+		if (chosen[i] == s)
+			return true;
+	return false;
+}
+
+int ktest_select(const char *list, const struct ktest_suite **chosen, size_t max)
+{
+	int n = 0;
+	for (const char *p = list;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char name[ESCAPE_SIZE(40)], tmp[256];
+		strlcpy(tmp, p, len < sizeof(tmp) ? len + 1 : sizeof(tmp));
+		string_escape_str(tmp, name, sizeof(name));
+		if (len == 0) {
+			pr_err("test: an empty suite name in '%s'; the suites are all, or:\n",
+			       string_escape_str(list, name, sizeof(name)));
+			ktest_list();
+			return -1;
+		}
+		if (len == 5 && !strncmp(p, "panic", 5)) {
+			pr_err("test: 'panic' is not a suite: test=panic, alone, panics on purpose "
+			       "(nothing else runs), so it is not one of a list\n");
+			return -1;
+		}
+		bool all = len == 3 && !strncmp(p, "all", 3);
+		const struct ktest_suite *s = all ? _ktest_suites_start : find_suite(p, len);
+		if (!s) {
+			pr_err("test: no suite named '%s'; the suites are all, or:\n", name);
+			ktest_list();
+			return -1;
+		}
+		const struct ktest_suite *end = all ? _ktest_suites_end : s + 1;
+		for (; s < end; s++)
+			if (!chosen_already(chosen, n, s) && (size_t)n < max)
+				chosen[n++] = s;
+		if (!e)
+			return n;
+		p = e + 1;
+	}
+}
+
 int ktest_run(const char *list)
 {
 	const struct ktest_suite *chosen[64];
-	size_t n = 0;
-	if (!strcmp(list, "all")) {
-		for (const struct ktest_suite *s = _ktest_suites_start;
-		     s < _ktest_suites_end && n < ARRAY_SIZE(chosen); s++)
-			chosen[n++] = s;
-	} else {
-		for (const char *p = list; *p;) {
-			const char *e = strchr(p, ',');
-			size_t len = e ? (size_t)(e - p) : strlen(p);
-			const struct ktest_suite *s = find_suite(p, len);
-			if (!s) {
-				pr_err("test: no suite named '%.*s'; the suites are:\n", (int)len, p);
-				ktest_list();
-				return -1;
-			}
-			if (n < ARRAY_SIZE(chosen))
-				chosen[n++] = s;
-			p = e ? e + 1 : p + len;
-		}
-	}
+	int n = ktest_select(list, chosen, ARRAY_SIZE(chosen));
+	if (n < 0)
+		return -1;
 	int failed = 0;
-	console_printf("KTAP version 1\n1..%zu\n", n);
-	for (size_t i = 0; i < n; i++)
-		if (!run_suite(chosen[i], (int)i + 1))
+	console_printf("KTAP version 1\n1..%d\n", n);
+	for (int i = 0; i < n; i++)
+		if (!run_suite(chosen[i], i + 1))
 			failed++;
 	ktest_failures += (u32)failed;
 	return failed;

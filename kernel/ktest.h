@@ -100,9 +100,15 @@ __printf(2, 3) void ktest_diag(struct ktest *t, const char *fmt, ...);
 		return;                      \
 	} while (0)
 
-/* Runs the suites named in a comma-separated list ("all" = every suite),
- * printing KTAP. Returns the number of failed suites, or -1 if a name is
- * unknown (then nothing runs and the known names are listed). */
+/* Chooses the suites of a comma-separated list, in its order, each once:
+ * a suite's name, or "all" for every suite (so all,sched is every suite,
+ * and sched,all is sched first, then the others). Stores up to max in
+ * chosen and returns how many, or -1 after printing why for an unknown or
+ * empty name, or "panic" (test=panic is no suite and no part of a list). */
+int ktest_select(const char *list, const struct ktest_suite **chosen, size_t max);
+/* Runs the suites ktest_select() chooses from list, printing KTAP. Returns
+ * the number of failed suites, or -1 if the list is bad (then nothing
+ * runs). */
 int ktest_run(const char *list);
 extern u32 ktest_failures; /* failed suites in every ktest_run() so far */
 void ktest_list(void);

@@ -8,6 +8,7 @@
 #include "sched/sched.h"
 #include "lib/parse.h"
 #include "lib/string.h"
+#include "lib/string_helpers.h"
 
 
 bool line_editor_feed(struct line_editor *e, int c)
@@ -73,7 +74,9 @@ int shell_exec(const char *line)
 	for (size_t i = 0; i < shell_ncmds; i++)
 		if (!strcmp(shell_cmds[i].name, argv[0]))
 			return shell_cmds[i].fn((int)argc, argv);
-	console_printf("shell: unknown command '%s' (try 'help')\n", argv[0]);
+	char e[ESCAPE_SIZE(40)];
+	console_printf("shell: unknown command '%s' (try 'help')\n",
+		       string_escape_str(argv[0], e, sizeof(e)));
 	return -1;
 }
 
@@ -84,16 +87,18 @@ int shell_exec_list(const char *list)
 	while (*p) {
 		const char *e = strchr(p, ';');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char cmd[SHELL_LINE_MAX + 2];
+		char cmd[SHELL_LINE_MAX + 2], esc[ESCAPE_SIZE(SHELL_LINE_MAX)];
 		if (len > SHELL_LINE_MAX) {
-			console_printf("fold> %.40s...\n", p);
+			memcpy(cmd, p, 40);
+			cmd[40] = 0;
+			console_printf("fold> %s...\n", string_escape_str(cmd, esc, sizeof(esc)));
 			console_printf("shell: line too long (at most %d characters); ignored\n",
 				       SHELL_LINE_MAX);
 			failed++;
 		} else {
 			memcpy(cmd, p, len);
 			cmd[len] = 0;
-			console_printf("fold> %s\n", cmd);
+			console_printf("fold> %s\n", string_escape_str(cmd, esc, sizeof(esc)));
 			if (shell_exec(cmd))
 				failed++;
 		}

@@ -13,6 +13,7 @@
 #include "kernel/bench/bench.h"
 #include "lib/string.h"
 #include "kernel/process.h"
+#include "lib/string_helpers.h"
 
 
 static int too_many(const char *cmd, int argc, int max)
@@ -79,7 +80,9 @@ static int cmd_preempt(int argc, char **argv)
 	if (argc == 2) {
 		int m = preempt_mode_parse(argv[1]);
 		if (m < 0) {
-			console_printf("preempt: unknown mode '%s' (none, voluntary or full)\n", argv[1]);
+			char e[ESCAPE_SIZE(40)];
+			console_printf("preempt: unknown mode '%s' (none, voluntary or full)\n",
+				       string_escape_str(argv[1], e, sizeof(e)));
 			return -1;
 		}
 		if (preempt_mode_set(m)) {
@@ -116,25 +119,26 @@ static int cmd_stat(int argc, char **argv)
 	return 0;
 }
 
+#define BENCH_ENTRY(name, options, what) { #name, bench_##name },
+#define BENCH_NAME(name, options, what) " " #name
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+} benches[] = { BENCHES(BENCH_ENTRY) };
+static const char bench_names[] = BENCHES(BENCH_NAME); /* " preempt latency ..." */
+
 static int cmd_bench(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(int, char **);
-	} benches[] = {
-		{ "preempt", bench_preempt },
-		{ "latency", bench_latency },
-		{ "throughput", bench_throughput },
-		{ "race", bench_race },
-	};
 	if (argc < 2) {
-		console_printf("bench: which one? preempt, latency, throughput or race (e.g. bench latency load=hog)\n");
+		console_printf("bench: which one?%s (e.g. bench latency load=hog)\n", bench_names);
 		return -1;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(benches); i++)
 		if (!strcmp(benches[i].name, argv[1]))
 			return benches[i].fn(argc - 1, argv + 1);
-	console_printf("bench: unknown benchmark '%s' (preempt, latency, throughput or race)\n", argv[1]);
+	char e[ESCAPE_SIZE(40)];
+	console_printf("bench: unknown benchmark '%s' (the benchmarks:%s)\n",
+		       string_escape_str(argv[1], e, sizeof(e)), bench_names);
 	return -1;
 }
 
@@ -174,8 +178,8 @@ const struct shell_cmd shell_cmds[] = {
 	{ "ps", "ps                         threads: CPU, state, priority, switches", cmd_ps },
 	{ "preempt", "preempt [none|voluntary|full]  show or switch the mode", cmd_preempt },
 	{ "stat", "stat                       per-CPU IRQ, IPI, fold and preemption counters", cmd_stat },
-	{ "bench", "bench NAME [key=value ...] preempt, latency, throughput or race", cmd_bench },
-	{ "test", "test [SUITE[,SUITE]]        run in-kernel test suites (KTAP)", cmd_test },
+	{ "bench", "bench NAME [key=value ...] a benchmark (below), e.g. bench latency load=hog", cmd_bench },
+	{ "test", "test [SUITE[,SUITE]]       run in-kernel test suites (KTAP); all: every suite", cmd_test },
 	{ "log", "log                        the kernel log", cmd_log },
 	{ "programs", "programs                   the user programs (boot modules)", cmd_programs },
 	{ "run", "run PROG [ARGS]            run a user program and wait (Ctrl-C kills it)", cmd_run },
@@ -193,9 +197,11 @@ static int cmd_help(int argc, char **argv)
 		return -1;
 	for (size_t i = 0; i < shell_ncmds; i++)
 		console_printf("  %s\n", shell_cmds[i].usage);
-	console_printf("  bench preempt    [iters=N irq_iters=N]\n"
-		       "  bench latency    [interval=US loops=N load=none|hog|pingpong hog_points=N hog_run=N histogram=N]\n"
-		       "  bench throughput [ops=N W=N p=N lock_every=N rounds=N]\n"
-		       "  bench race       [rounds=N]  (remote reschedule requests vs a busy count)\n");
+#define BENCH_HELP(name, options, what)                                               \
+	{                                                                             \
+		static const struct bench_opt o[] = { options(BENCH_USAGE_NUM, BENCH_USAGE_WORDS) }; \
+		bench_usage(#name, o, ARRAY_SIZE(o), what);                           \
+	}
+	BENCHES(BENCH_HELP)
 	return 0;
 }

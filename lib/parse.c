@@ -16,9 +16,9 @@ static unsigned digit_value(char c)
 
 int parse_u64(const char *s, u64 *out)
 {
-	unsigned base = 10, d, shift = 0;
+	unsigned base = 10, d;
 	const char *digits;
-	u64 v = 0;
+	u64 v = 0, mult = 1;
 
 	if (!s)
 		return -1;
@@ -35,17 +35,19 @@ int parse_u64(const char *s, u64 *out)
 	if (s == digits)
 		return -1;	/* "", "0x", "K" */
 
-	switch (*s) {
-	case 'K': case 'k': shift = 10; s++; break;
-	case 'M': case 'm': shift = 20; s++; break;
-	case 'G': case 'g': shift = 30; s++; break;
-	default: break;
+	if (base == 10) {
+		switch (*s) {
+		case 'K': case 'k': mult = 1000; s++; break;
+		case 'M': case 'm': mult = 1000000; s++; break;
+		case 'G': case 'g': mult = 1000000000; s++; break;
+		default: break;
+		}
 	}
 	if (*s)
-		return -1;	/* trailing junk */
-	if (v > (UINT64_MAX >> shift))
-		return -1;	/* the suffix would overflow */
-	*out = v << shift;
+		return -1;	/* trailing junk, or a multiple after hex */
+	if (v > UINT64_MAX / mult)
+		return -1;	/* the multiple would overflow */
+	*out = v * mult;
 	return 0;
 }
 

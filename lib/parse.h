@@ -5,10 +5,13 @@
 
 #include "lib/types.h"
 
-/* Unsigned number: decimal ("010" is ten, not octal), or hex after 0x/0X,
- * then optionally one binary-multiple suffix K, M or G (either case: x1024,
- * x1024^2, x1024^3). Nothing else may follow; no sign, no spaces. Returns
- * 0, or -1 for an empty/bad string or a value over 2^64-1. */
+/* Unsigned number: decimal ("010" is ten, not octal), or hex after 0x/0X.
+ * A decimal number may end in one DECIMAL multiple, k, M or G in either
+ * case: x1000, x1000^2, x1000^3 (hz=1k is 1000 Hz, iters=2M is 2000000).
+ * Every number fold parses is a count, a rate or a time, never a size, so
+ * there are no binary (x1024) multiples; a hex number is exact and takes
+ * none. Nothing else may follow; no sign, no spaces. Returns 0, or -1 for
+ * an empty/bad string or a value over 2^64-1. */
 int parse_u64(const char *s, u64 *out);
 
 /* 1/0, on/off, yes/no, true/false, any case. Returns 0 or -1. */

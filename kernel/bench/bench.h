@@ -30,7 +30,7 @@ struct bench_opt {
 #define BENCH_LATENCY_OPTIONS(NUM, WORDS) \
 	NUM(interval, 50, 1000000)        \
 	NUM(loops, 10, 100000)            \
-	WORDS(load, load_names)           \
+	WORDS(load, bench_latency_loads)  \
 	NUM(hog_points, 1, 100000000)     \
 	NUM(hog_run, 1, 1000000000)       \
 	NUM(histogram, 0, 2000)
@@ -44,6 +44,23 @@ struct bench_opt {
 	NUM(rounds, 10, 10000000)
 #define BENCH_OPT_NUM(key, min, max) { #key, &key, min, max, NULL, 0 },
 #define BENCH_OPT_WORDS(key, words) { #key, &key, 0, 0, words, ARRAY_SIZE(words) },
+/* The same lists as a table without values, for help (bench_usage). */
+#define BENCH_USAGE_NUM(key, min, max) { #key, NULL, min, max, NULL, 0 },
+#define BENCH_USAGE_WORDS(key, words) { #key, NULL, 0, 0, words, ARRAY_SIZE(words) },
+/* bench latency's load= words, in the order of its LOAD_* values. */
+extern const char *const bench_latency_loads[3];
+
+/* The benchmarks: X(name, its options list, what it measures). The shell's
+ * bench command and its help are made from this list: bench_<name> runs
+ * each. */
+#define BENCHES(X)                                                                     \
+	X(preempt, BENCH_PREEMPT_OPTIONS, "the preempt_disable/enable pair, every model") \
+	X(latency, BENCH_LATENCY_OPTIONS, "wake-up latency, cyclictest's method")     \
+	X(throughput, BENCH_THROUGHPUT_OPTIONS, "preempt-heavy work, switches, IPIs") \
+	X(race, BENCH_RACE_OPTIONS, "remote reschedule requests vs a busy count")
+
+/* One help line: "  bench latency    [interval=50-1000000 ... load=none|hog|pingpong ...]  what". */
+void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, const char *what);
 
 /* Parses argv[1..]; on a bad key or value prints why and returns -1. */
 int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts, size_t n);

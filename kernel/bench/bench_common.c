@@ -7,33 +7,48 @@
 #include "sched/preempt_mode.h"
 #include "lib/parse.h"
 #include "lib/string.h"
+#include "lib/string_helpers.h"
 #include "lib/format.h"
+
+/* " iters irq_iters": the option keys, for the messages. */
+static void option_keys(char *buf, size_t size, const struct bench_opt *opts, size_t n)
+{
+	buf[0] = 0;
+	for (size_t j = 0; j < n; j++) {
+		strlcpy(buf + strlen(buf), " ", size - strlen(buf));
+		strlcpy(buf + strlen(buf), opts[j].key, size - strlen(buf));
+	}
+}
 
 int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts, size_t n)
 {
+	char known[160], e[ESCAPE_SIZE(40)];
+	option_keys(known, sizeof(known), opts, n);
 	for (int i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
 		struct bench_opt *o = NULL;
+		if (eq == argv[i]) {
+			console_printf("bench %s: '%s': an option needs a name before its '=' (options:%s, as key=value)\n",
+				       bench, string_escape_str(argv[i], e, sizeof(e)), known);
+			return -1;
+		}
 		if (eq)
 			*eq = 0;
 		for (size_t j = 0; j < n; j++)
 			if (!strcmp(opts[j].key, argv[i]))
 				o = &opts[j];
 		if (!o || !eq) {
-			char known[160] = "";
-			for (size_t j = 0; j < n; j++) {
-				strlcpy(known + strlen(known), " ", sizeof(known) - strlen(known));
-				strlcpy(known + strlen(known), opts[j].key, sizeof(known) - strlen(known));
-			}
 			console_printf("bench %s: %s '%s' (options:%s, as key=value)\n", bench,
-				       o ? "no value for" : "unknown option", argv[i], known);
+				       o ? "no value for" : "unknown option",
+				       string_escape_str(argv[i], e, sizeof(e)), known);
 			return -1;
 		}
 		const char *v = eq + 1;
+		string_escape_str(v, e, sizeof(e));
 		if (o->words) {
 			int w = match_word(v, o->words, o->nwords);
 			if (w < 0) {
-				console_printf("bench %s: %s=%s: expected one of:", bench, o->key, v);
+				console_printf("bench %s: %s=%s: expected one of:", bench, o->key, e);
 				for (size_t j = 0; j < o->nwords; j++)
 					console_printf(" %s", o->words[j]);
 				console_printf("\n");
@@ -45,12 +60,27 @@ int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts
 		u64 x;
 		if (parse_u64(v, &x) || x < o->min || x > o->max) {
 			console_printf("bench %s: %s=%s: expected a number from %llu to %llu\n", bench,
-				       o->key, v, (unsigned long long)o->min, (unsigned long long)o->max);
+				       o->key, e, (unsigned long long)o->min, (unsigned long long)o->max);
 			return -1;
 		}
 		*o->value = x;
 	}
 	return 0;
+}
+
+void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, const char *what)
+{
+	console_printf("  bench %-10s [", bench);
+	for (size_t j = 0; j < n; j++) {
+		const struct bench_opt *o = &opts[j];
+		console_printf("%s%s=", j ? " " : "", o->key);
+		if (o->words)
+			for (size_t w = 0; w < o->nwords; w++)
+				console_printf("%s%s", w ? "|" : "", o->words[w]);
+		else
+			console_printf("%llu-%llu", (unsigned long long)o->min, (unsigned long long)o->max);
+	}
+	console_printf("]  %s\n", what);
 }
 
 int bench_context(char *buf, size_t size)

@@ -26,7 +26,7 @@
 #include "lib/format.h"
 
 enum { LOAD_NONE, LOAD_HOG, LOAD_PINGPONG };
-static const char *const load_names[] = { "none", "hog", "pingpong" };
+const char *const bench_latency_loads[3] = { "none", "hog", "pingpong" }; /* LOAD_* */
 
 struct measurer {
 	u64 interval_ns, loops;
@@ -189,7 +189,7 @@ int bench_latency(int argc, char **argv)
 	char ctx[128];
 	bench_context(ctx, sizeof(ctx));
 	console_printf("bench latency: %u CPUs, interval %llu us, %llu loops, load %s (%s)\n", n,
-		       (unsigned long long)interval, (unsigned long long)loops, load_names[load], ctx);
+		       (unsigned long long)interval, (unsigned long long)loops, bench_latency_loads[load], ctx);
 	if (load == LOAD_HOG)
 		console_printf("  hog: might_resched() every %llu iterations, cond_resched() every %llu\n",
 			       (unsigned long long)hog_points, (unsigned long long)hog_run);
@@ -245,13 +245,13 @@ int bench_latency(int argc, char **argv)
 			       (unsigned long long)(stats_avg(&x->st) / 1000),
 			       (unsigned long long)(x->st.max / 1000), (unsigned long long)(p99 / 1000));
 		console_printf("BENCH latency %s load=%s cpu=%u interval_us=%llu loops=%llu min=%llu avg=%llu p99=%llu max=%llu\n",
-			       ctx, load_names[load], c, (unsigned long long)interval,
+			       ctx, bench_latency_loads[load], c, (unsigned long long)interval,
 			       (unsigned long long)loops, (unsigned long long)x->st.min,
 			       (unsigned long long)stats_avg(&x->st), (unsigned long long)p99,
 			       (unsigned long long)x->st.max);
 	}
 	if (histogram)
-		print_histogram(m, n, histogram, ctx, load_names[load]);
+		print_histogram(m, n, histogram, ctx, bench_latency_loads[load]);
 	for (u32 c = 0; c < n; c++) {
 		kfree(m[c].samples);
 		kfree(m[c].buckets);

@@ -1,6 +1,6 @@
 /* The bench suite: the benchmarks end, whatever the timing. Every wait in
  * them is bounded; these cases set up the timings that used to make them
- * wait forever. */
+ * wait forever, or report a result they had not measured. */
 #include "kernel/ktest.h"
 #include "kernel/bench/bench.h"
 #include "kernel/percpu.h"
@@ -72,6 +72,40 @@ static void resched_ipi_every_mode(struct ktest *t)
 	preempt_mode_set(saved);
 }
 
+static void busy_300ms(void *arg)
+{
+	(void)arg;
+	u64 end = ktime_get_ns() + 300 * NSEC_PER_MSEC;
+	while (ktime_get_ns() < end)
+		cpu_relax();
+}
+
+/* A higher-priority thread holds CPU 1 while bench race runs (its rounds
+ * take well under a millisecond when none can race; the thread lets go
+ * after 300 ms, so the hammer can run and end), so no request races a
+ * count update. The report used to say "0 lost" all the same; it must
+ * say that it tested nothing. */
+static void race_inconclusive_when_nothing_raced(struct ktest *t)
+{
+	if (nr_cpus_online < 2)
+		KT_SKIP(t, "one CPU");
+	struct thread *busy = thread_create(busy_300ms, NULL, "busy-cpu1", 90, 1UL << 1);
+	sleep_ns(NSEC_PER_MSEC); /* it runs on CPU 1 now */
+	char arg0[] = "race", arg1[] = "rounds=200";
+	char *argv[] = { arg0, arg1 };
+	cap = (struct printk_capture){ out, sizeof(out), 0, true };
+	printk_capture_start(&cap);
+	int r = bench_race(2, argv);
+	printk_capture_stop();
+	thread_join(busy);
+	KT_EXPECT_EQ(t, r, 0);
+	KT_EXPECT_STR_CONTAINS(t, out, "bench race: inconclusive: only 0 of 200 requests raced");
+	KT_EXPECT_STR_CONTAINS(t, out, " raced=0 ");
+	KT_EXPECT_STR_CONTAINS(t, out, "result=inconclusive");
+	KT_EXPECT(t, !strstr(out, ": 0 lost"));
+}
+
 KTEST_SUITE(bench,
 	KTEST_CASE(resched_ipi_late_start),
-	KTEST_CASE(resched_ipi_every_mode));
+	KTEST_CASE(resched_ipi_every_mode),
+	KTEST_CASE(race_inconclusive_when_nothing_raced));

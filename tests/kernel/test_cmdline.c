@@ -65,8 +65,68 @@ static void quoted_values(struct ktest *t)
 	cmdline = saved;
 }
 
+/* The last occurrence of an option wins, as in Linux; a bad value is
+ * warned about and keeps what the option had: an earlier good value (and
+ * the message says which), or the default. For every option, not only hz. */
+static void last_occurrence_wins(struct ktest *t)
+{
+	struct cmdline_values saved = cmdline;
+	int saved_level = console_loglevel;
+	KT_EXPECT_EQ(t, parse_captured("hz=100 hz=200 hz=bad"), 1);
+	KT_EXPECT_EQ(t, cmdline.hz, 200);
+	KT_EXPECT_STR_CONTAINS(t, out, "cmdline: hz=bad: expected a tick rate from 10 to 10000; keeping 200\n");
+	KT_EXPECT(t, !strstr(out, "using the default"));
+	KT_EXPECT_EQ(t, parse_captured("hz=bad hz=300"), 1);
+	KT_EXPECT_EQ(t, cmdline.hz, 300);
+	KT_EXPECT_STR_CONTAINS(t, out, "hz=bad: expected a tick rate from 10 to 10000; using the default (1000)");
+	KT_EXPECT_EQ(t, parse_captured("idle=poll idle=sometimes preempt=none preempt=x loglevel=5 loglevel=9"), 3);
+	KT_EXPECT(t, cmdline.idle_poll);
+	KT_EXPECT_EQ(t, cmdline.preempt_mode, 0);
+	KT_EXPECT_EQ(t, console_loglevel, 5);
+	KT_EXPECT_STR_CONTAINS(t, out, "idle=sometimes: expected halt or poll; keeping poll");
+	KT_EXPECT_STR_CONTAINS(t, out, "preempt=x: expected none, voluntary or full; keeping none");
+	KT_EXPECT_STR_CONTAINS(t, out, "loglevel=9: expected a number 0-7; keeping 5");
+	KT_EXPECT_EQ(t, parse_captured("test=sched test=shell autorun=ps autorun=stat"), 0);
+	KT_EXPECT_EQ(t, strcmp(cmdline.test, "shell"), 0);
+	KT_EXPECT_EQ(t, strcmp(cmdline.autorun, "stat"), 0);
+	cmdline = saved;
+	console_loglevel = saved_level;
+}
+
+/* k is a decimal thousand: hz=1k is 1000 Hz (it used to be 1024). */
+static void decimal_multiples(struct ktest *t)
+{
+	struct cmdline_values saved = cmdline;
+	KT_EXPECT_EQ(t, parse_captured("hz=1k"), 0);
+	KT_EXPECT_EQ(t, cmdline.hz, 1000);
+	KT_EXPECT_EQ(t, parse_captured("hz=10K maxcpus=0x4"), 0);
+	KT_EXPECT_EQ(t, cmdline.hz, 10000);
+	KT_EXPECT_EQ(t, cmdline.nr_cpus, 4);
+	KT_EXPECT_EQ(t, parse_captured("hz=0x1k"), 1);
+	KT_EXPECT_STR_CONTAINS(t, out, "hz=0x1k: expected a tick rate from 10 to 10000");
+	cmdline = saved;
+}
+
+/* A control character is shown escaped in every message that echoes the
+ * input, and an option without a name gets a message that says so. */
+static void messages_escape_input(struct ktest *t)
+{
+	struct cmdline_values saved = cmdline;
+	KT_EXPECT_EQ(t, parse_captured("fo\x01o=1 hz=2\x1b[0m"), 2);
+	KT_EXPECT_STR_CONTAINS(t, out, "unknown option 'fo\\x01o' ignored");
+	KT_EXPECT_STR_CONTAINS(t, out, "hz=2\\x1b[0m: expected a tick rate");
+	KT_EXPECT(t, !strchr(out, 0x01) && !strchr(out, 0x1b));
+	KT_EXPECT_EQ(t, parse_captured("=5"), 1);
+	KT_EXPECT_STR_CONTAINS(t, out, "cmdline: '=5': an option needs a name before its '='");
+	KT_EXPECT_EQ(t, cmdline.hz, saved.hz);
+	cmdline = saved;
+}
+
 KTEST_SUITE(cmdline,
 	KTEST_CASE(bad_values_keep_defaults),
 	KTEST_CASE(good_values_apply),
 	KTEST_CASE(edge_cases),
-	KTEST_CASE(quoted_values));
+	KTEST_CASE(quoted_values),
+	KTEST_CASE(last_occurrence_wins),
+	KTEST_CASE(decimal_multiples),
+	KTEST_CASE(messages_escape_input));

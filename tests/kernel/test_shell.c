@@ -81,6 +81,86 @@ static void bad_commands_answered(struct ktest *t)
 	KT_EXPECT_EQ(t, run("   "), 0);
 }
 
+/* Control characters from autorun= reach the shell (the line editor
+ * drops them, the command line does not): every message that echoes the
+ * input shows them escaped. */
+static void messages_escape_input(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, run("bo\x01gus"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "shell: unknown command 'bo\\x01gus'");
+	KT_EXPECT_EQ(t, run("preempt side\x02"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "preempt: unknown mode 'side\\x02'");
+	KT_EXPECT_EQ(t, run("bench no\x1b"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "bench: unknown benchmark 'no\\x1b'");
+	KT_EXPECT_EQ(t, run("bench latency co\x7flor=red"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "bench latency: unknown option 'co\\x7flor'");
+	KT_EXPECT_EQ(t, run("bench latency loops=1\x01"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "bench latency: loops=1\\x01: expected a number");
+	KT_EXPECT_EQ(t, run("bench latency load=hog\x01"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "bench latency: load=hog\\x01: expected one of");
+	KT_EXPECT_EQ(t, run("test no\x01"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "no suite named 'no\\x01'");
+	cap = (struct printk_capture){ out, sizeof(out), 0, true };
+	printk_capture_start(&cap);
+	int failed = shell_exec_list("bo\x01gus");
+	printk_capture_stop();
+	KT_EXPECT_EQ(t, failed, 1);
+	KT_EXPECT_STR_CONTAINS(t, out, "fold> bo\\x01gus\n");
+	KT_EXPECT(t, !strchr(out, 0x01) && !strchr(out, 0x1b) && !strchr(out, 0x7f));
+}
+
+/* An option with no name before its '=' says so (it said "unknown option
+ * ''"); a bare word says it needs a value. */
+static void bench_option_without_name(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, run("bench latency =5"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "bench latency: '=5': an option needs a name before its '='");
+	KT_EXPECT(t, !strstr(out, "unknown option ''"));
+	KT_EXPECT_EQ(t, run("bench race rounds"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "bench race: no value for 'rounds'");
+}
+
+/* all in a list: every suite, and the named ones (each suite runs once);
+ * panic cannot be one of a list. The suite names here are unknown, so
+ * nothing runs: the answer names the problem, not 'all'. */
+static void test_list_with_all(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, run("test all,nosuch"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "no suite named 'nosuch'");
+	KT_EXPECT(t, !strstr(out, "no suite named 'all'"));
+	KT_EXPECT_EQ(t, run("test all,panic"), -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "test: 'panic' is not a suite");
+	KT_EXPECT(t, !strstr(out, "no suite named 'all'"));
+	/* What such lists choose, without running them. */
+	const struct ktest_suite *all[64], *chosen[64];
+	int n = ktest_select("all", all, ARRAY_SIZE(all));
+	KT_ASSERT(t, n > 2);
+	KT_EXPECT_EQ(t, ktest_select("all,shell", chosen, ARRAY_SIZE(chosen)), n);
+	KT_EXPECT_EQ(t, ktest_select("shell,all", chosen, ARRAY_SIZE(chosen)), n);
+	KT_EXPECT_EQ(t, strcmp(chosen[0]->name, "shell"), 0); /* in list order */
+	for (int i = 1; i < n; i++)
+		KT_EXPECT(t, chosen[i] != chosen[0]);             /* once each */
+	KT_EXPECT_EQ(t, ktest_select("shell,shell,cmdline", chosen, ARRAY_SIZE(chosen)), 2);
+	cap = (struct printk_capture){ out, sizeof(out), 0, true };
+	printk_capture_start(&cap);
+	int r = ktest_select("all,", chosen, ARRAY_SIZE(chosen));
+	printk_capture_stop();
+	KT_EXPECT_EQ(t, r, -1);
+	KT_EXPECT_STR_CONTAINS(t, out, "test: an empty suite name in 'all,'");
+}
+
+/* help's bench lines come from the BENCH_*_OPTIONS lists of bench.h:
+ * every option, with its range or its words. */
+static void help_lists_bench_options(struct ktest *t)
+{
+	KT_EXPECT_EQ(t, run("help"), 0);
+	KT_EXPECT_STR_CONTAINS(t, out, "bench latency    [interval=50-1000000 loops=10-100000 "
+				       "load=none|hog|pingpong hog_points=1-100000000");
+	KT_EXPECT_STR_CONTAINS(t, out, "bench preempt    [iters=1000-100000000 irq_iters=100-10000000]");
+	KT_EXPECT_STR_CONTAINS(t, out, "bench throughput [ops=1000-100000000 W=0-100000 p=1-64 ");
+	KT_EXPECT_STR_CONTAINS(t, out, "bench race       [rounds=10-10000000]");
+}
+
 static void good_commands_work(struct ktest *t)
 {
 	KT_EXPECT_EQ(t, run("help"), 0);
@@ -99,4 +179,8 @@ KTEST_SUITE(shell,
 	KTEST_CASE(backspace_edits),
 	KTEST_CASE(overlong_line_rejected),
 	KTEST_CASE(bad_commands_answered),
-	KTEST_CASE(good_commands_work));
+	KTEST_CASE(good_commands_work),
+	KTEST_CASE(messages_escape_input),
+	KTEST_CASE(bench_option_without_name),
+	KTEST_CASE(test_list_with_all),
+	KTEST_CASE(help_lists_bench_options));
