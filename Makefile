@@ -15,6 +15,7 @@ MACHINE  ?= pc
 CMDLINE  ?=
 DEBUG    ?= 0
 ICOUNT   ?= 0
+MIGHT_FAULT ?= 1
 BUILD    ?= build
 ISO      ?= $(BUILD)/fold.iso
 V        ?= 0
@@ -52,6 +53,9 @@ endif
 ifeq ($(filter $(DEBUG),0 1),)
 $(error DEBUG=$(DEBUG): choose 0 or 1)
 endif
+ifeq ($(filter $(MIGHT_FAULT),0 1),)
+$(error MIGHT_FAULT=$(MIGHT_FAULT): choose 1 (might_fault() in every user copy) or 0 (none))
+endif
 ifeq ($(filter $(ICOUNT),0 1),)
 $(error ICOUNT=$(ICOUNT): choose 0 or 1)
 endif
@@ -74,7 +78,7 @@ OPT := $(if $(filter 1,$(DEBUG)),-Og,-O2)
 CFLAGS_COMMON := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only -fno-stack-protector \
 	-fno-omit-frame-pointer -fno-strict-aliasing -fno-asynchronous-unwind-tables \
-	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS)
+	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS) -DMIGHT_FAULT=$(MIGHT_FAULT)
 CFLAGS := $(CFLAGS_COMMON) $(MODEL_DEFS)
 NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -L $(BUILD) -T linker.ld
@@ -99,7 +103,7 @@ all: $(ELF) $(USER_ELFS) $(ISO) $(BUILD)/fold.asm $(BUILD)/fold.sym
 # The switches this build was made with; a change rebuilds everything.
 $(BUILD)/config: FORCE
 	@mkdir -p $(BUILD)
-	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) CC=$(CC)" > $@.new
+	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) MIGHT_FAULT=$(MIGHT_FAULT) CC=$(CC)" > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
 # The structure offsets and constants of arch/x86_64/asm-offsets.c: for
@@ -289,6 +293,7 @@ help:
 	@echo "  PREEMPT=$(PREEMPT)      default preemption mode: none voluntary full"
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
 	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"
+	@echo "  MIGHT_FAULT=$(MIGHT_FAULT)   0: user copies without might_fault() (boot: might_fault=off)"
 	@echo "  CMDLINE=\"$(CMDLINE)\"   kernel command line baked into the ISO"
 	@echo "  DEBUG=$(DEBUG)         1: build with -Og"
 	@echo "  BUILD=$(BUILD) ISO=$(ISO)  output places"

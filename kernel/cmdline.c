@@ -1,4 +1,5 @@
 #include "kernel/cmdline.h"
+#include "kernel/uaccess.h"
 #include "kernel/printk.h"
 #include "sched/preempt_mode.h"
 #include "lib/parse.h"
@@ -98,6 +99,22 @@ static int set_clock(const char *v)
 		return -1;
 	cmdline.icount = i == 1;
 	return 0;
+}
+
+/* kernel/uaccess.h: might_fault() in every user copy, or (off) none, so
+ * its cost can be measured; MIGHT_FAULT=0 at build time removes it. */
+static int set_might_fault(const char *v)
+{
+#if MIGHT_FAULT
+	return parse_bool(v, &might_fault_enabled);
+#else
+	bool on;
+	if (parse_bool(v, &on))
+		return -1;
+	if (on)
+		pr_warn("cmdline: might_fault=on: this kernel was built with MIGHT_FAULT=0, so there is none\n");
+	return 0;
+#endif
 }
 
 static int set_shell(const char *v)

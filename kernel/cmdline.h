@@ -27,7 +27,8 @@
 	X(maxcpus, "a CPU count from 1 to 64", "all")                                  \
 	X(bench, "on or off (the default benchmark set at boot)", "on")                \
 	X(shell, "on or off (a fold> prompt after boot)", "off")                       \
-	X(clock, "wall or icount (QEMU -icount shift=0,sleep=off: 1 ns per instruction)", "wall")
+	X(clock, "wall or icount (QEMU -icount shift=0,sleep=off: 1 ns per instruction)", "wall") \
+	X(might_fault, "on or off (off: user copies without might_fault(), experiment E7)", "on")
 
 struct cmdline_values {
 	char test[256];      /* test=all | SUITE[,SUITE...] | panic */

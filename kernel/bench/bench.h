@@ -42,6 +42,14 @@ struct bench_opt {
 	NUM(rounds, 10, 10000000)
 #define BENCH_RACE_OPTIONS(NUM, WORDS) \
 	NUM(rounds, 10, 10000000)
+#define BENCH_UACCESS_OPTIONS(NUM, WORDS) \
+	NUM(iters, 100, 10000000)
+#define BENCH_SYSCALL_OPTIONS(NUM, WORDS) \
+	NUM(calls, 100, 100000000)
+#define BENCH_USERLAT_OPTIONS(NUM, WORDS) \
+	NUM(interval, 50, 1000000)        \
+	NUM(loops, 10, 100000)            \
+	WORDS(load, bench_userlat_loads)
 #define BENCH_OPT_NUM(key, min, max) { #key, &key, min, max, NULL, 0 },
 #define BENCH_OPT_WORDS(key, words) { #key, &key, 0, 0, words, ARRAY_SIZE(words) },
 /* The same lists as a table without values, for help (bench_usage). */
@@ -57,7 +65,10 @@ extern const char *const bench_latency_loads[3];
 	X(preempt, BENCH_PREEMPT_OPTIONS, "the preempt_disable/enable pair, every model") \
 	X(latency, BENCH_LATENCY_OPTIONS, "wake-up latency, cyclictest's method")     \
 	X(throughput, BENCH_THROUGHPUT_OPTIONS, "preempt-heavy work, switches, IPIs") \
-	X(race, BENCH_RACE_OPTIONS, "remote reschedule requests vs a busy count")
+	X(race, BENCH_RACE_OPTIONS, "remote reschedule requests vs a busy count") \
+	X(uaccess, BENCH_UACCESS_OPTIONS, "copy_from_user per mode, might_fault on/off (E7)") \
+	X(syscall, BENCH_SYSCALL_OPTIONS, "the null system call (getpid) from ring 3") \
+	X(userlat, BENCH_USERLAT_OPTIONS, "wake-up latency of a user thread (cyclictest)")
 
 /* One help line: "  bench latency    [interval=50-1000000 ... load=none|hog|pingpong ...]  what". */
 void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, const char *what);
@@ -78,4 +89,8 @@ int bench_throughput(int argc, char **argv);
  * (kernel/bench/bench_resched_ipi.c): 0, or -1 when a wait ran out. */
 int bench_resched_ipi(const char *ctx, u64 rounds);
 int bench_race(int argc, char **argv);
+int bench_uaccess(int argc, char **argv);  /* kernel/bench/bench_uaccess.c */
+int bench_syscall(int argc, char **argv);  /* kernel/bench/bench_user.c */
+int bench_userlat(int argc, char **argv);
+extern const char *const bench_userlat_loads[2]; /* none, hog */
 #endif
