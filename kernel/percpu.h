@@ -36,6 +36,7 @@ struct cpu_stats {
 	u64 sysret_via_iret; /* non-canonical return address: iretq instead of sysretq */
 	u64 user_faults;     /* exceptions in ring 3 that killed their process */
 	u64 nmis;
+	u64 rt_throttled;    /* user FIFO threads held back: their 95% of a second used (sched/rt.c) */
 };
 
 struct percpu {

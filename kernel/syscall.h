@@ -33,4 +33,8 @@ long sys_exit(SYSCALL_ARGS);
 long sys_wait4(SYSCALL_ARGS);
 long sys_kill(SYSCALL_ARGS);
 long sys_spawn(SYSCALL_ARGS);
+/* kernel/sys_sched.c */
+long sys_sched_setscheduler(SYSCALL_ARGS);
+long sys_sched_getscheduler(SYSCALL_ARGS);
+long sys_sched_getparam(SYSCALL_ARGS);
 #endif

@@ -60,12 +60,13 @@ void enqueue(struct rq *rq, struct thread *t, bool head)
 static struct thread *pick_next(struct rq *rq)
 {
 	struct thread *t;
-	if (!list_empty(&rq->fifo))
-		t = list_first_entry(&rq->fifo, struct thread, rq_node);
-	else if (!list_empty(&rq->normal))
-		t = list_first_entry(&rq->normal, struct thread, rq_node);
-	else
+	list_for_each_entry(t, &rq->fifo, rq_node)
+		if (!rt_throttled(rq, t))
+			goto found;
+	if (list_empty(&rq->normal))
 		return rq->idle;
+	t = list_first_entry(&rq->normal, struct thread, rq_node);
+found:
 	dequeue(rq, t);
 	return t;
 }

@@ -14,6 +14,10 @@ struct rq {
 	u32 nr_queued;             /* in the two lists (curr is not) */
 	struct thread *curr;
 	struct thread *idle;
+	/* sched/rt.c: user FIFO time in this period of one second. */
+	u32 rt_ticks;              /* ticks a user FIFO thread was current */
+	u32 rt_period_ticks;       /* ticks into the period */
+	bool rt_throttled;         /* user FIFO threads wait for the next period */
 };
 
 extern struct rq rqs[MAX_CPUS];
@@ -25,6 +29,16 @@ void enqueue(struct rq *rq, struct thread *t, bool head);
 
 /* The second half of a switch, on the thread switched to (sched/core.c). */
 void finish_switch(struct thread *prev);
+
+/* sched/rt.c, from scheduler_tick() with rq->lock held: account the
+ * tick to the FIFO band and start or end throttling. */
+void rt_tick(struct rq *rq, struct thread *curr, u32 cpu);
+
+/* May pick_next() not run t now? A user FIFO thread on a throttled rq. */
+static inline bool rt_throttled(const struct rq *rq, const struct thread *t)
+{
+	return rq->rt_throttled && t->prio > PRIO_NORMAL && t->mm;
+}
 
 static inline void dequeue(struct rq *rq, struct thread *t)
 {

@@ -46,10 +46,18 @@ struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
 struct thread *kthread_create(void (*fn)(void *), void *arg, const char *name,
 			      int prio, u64 allowed_cpus);
 bool thread_exists(u32 id);
+/* Thread `id`'s priority in *prio (-1 for an idle thread); false if there
+ * is no such live thread. */
+bool thread_prio_of(u32 id, int *prio);
 __noreturn void thread_exit(void);
 void thread_join(struct thread *t);     /* waits, then frees it */
 void thread_for_each(void (*fn)(struct thread *t, void *arg), void *arg);
 extern struct thread boot_thread;
+
+/* rt.c: a thread's band and priority, as Linux's sched_setscheduler()
+ * (0: SCHED_OTHER; 1..99: SCHED_FIFO). Requeues it if it is queued and
+ * asks its CPU to reschedule if the order changed. -EINVAL for a bad prio. */
+int sched_setscheduler(struct thread *t, int prio);
 
 /* idle.c */
 __noreturn void cpu_idle(void);

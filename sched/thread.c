@@ -105,16 +105,27 @@ struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
 	return t;
 }
 
-bool thread_exists(u32 id)
+bool thread_prio_of(u32 id, int *prio)
 {
 	bool found = id == boot_thread.id;
+	if (found)
+		*prio = boot_thread.prio;
 	u64 f = spin_lock_irqsave(&threads_lock);
 	struct thread *t;
-	list_for_each_entry(t, &all_threads, all_node)
-		if (t->id == id && t->state != THREAD_DEAD)
+	list_for_each_entry(t, &all_threads, all_node) {
+		if (t->id == id && t->state != THREAD_DEAD) {
 			found = true;
+			*prio = t->prio;
+		}
+	}
 	spin_unlock_irqrestore(&threads_lock, f);
 	return found;
+}
+
+bool thread_exists(u32 id)
+{
+	int prio;
+	return thread_prio_of(id, &prio);
 }
 
 __noreturn void thread_exit(void)

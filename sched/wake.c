@@ -103,6 +103,7 @@ void scheduler_tick(void)
 		if (!list_empty(&rq->normal) || !list_empty(&rq->fifo))
 			resched_curr(cpu);
 	}
+	rt_tick(rq, curr, cpu);
 	spin_unlock(&rq->lock);
 }
 

@@ -18,6 +18,9 @@
 #define __NR_exit            60   /* exit(code): the calling thread (fold: its process) */
 #define __NR_wait4           61   /* wait4(pid or -1, int *status, options 0, NULL) */
 #define __NR_kill            62   /* kill(pid, sig): SIGKILL or SIGTERM end it, 0 probes */
+#define __NR_sched_getparam 143   /* sched_getparam(tid, struct sched_param *) */
+#define __NR_sched_setscheduler 144 /* sched_setscheduler(tid, policy, const struct sched_param *) */
+#define __NR_sched_getscheduler 145 /* sched_getscheduler(tid): the policy */
 #define __NR_gettid         186
 #define __NR_clock_gettime  228   /* clock_gettime(clockid, struct timespec *) */
 #define __NR_clock_nanosleep 230  /* clock_nanosleep(clockid, flags, req, rem) */
@@ -48,6 +51,19 @@
 #define WEXITSTATUS(s)     (((s) >> 8) & 0xff)
 #define WIFSIGNALED(s)     (((s) & 0x7f) != 0)
 #define WTERMSIG(s)        ((s) & 0x7f)
+
+/* Scheduling policies (Linux's numbers). SCHED_OTHER is fold's
+ * round-robin band (priority 0); SCHED_FIFO its real-time band, priority
+ * 1..99, higher first, no time slice, throttled to 95% of each second for
+ * user threads as Linux's sched_rt_runtime_us does (sched/rt.c). */
+#define SCHED_OTHER 0
+#define SCHED_FIFO  1
+#define SCHED_FIFO_PRIO_MIN 1
+#define SCHED_FIFO_PRIO_MAX 99
+
+struct sched_param {
+	int sched_priority;
+};
 
 struct timespec {
 	long tv_sec;

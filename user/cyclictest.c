@@ -1,8 +1,10 @@
-/* cyclictest [loops=N] [interval=US]: wake-up latency seen from ring 3,
+/* cyclictest [loops=N] [interval=US] [prio=P]: wake-up latency seen from ring 3,
  * by cyclictest's method (rt-tests): sleep with clock_nanosleep
  * (CLOCK_MONOTONIC, TIMER_ABSTIME) to deadlines interval microseconds
  * apart (default 1000, for 1000 loops); each wake-up's latency is the time
- * read right after it minus the deadline. Prints cyclictest's own summary
+ * read right after it minus the deadline. prio=P (cyclictest's -p) runs
+ * the thread SCHED_FIFO at priority P (1..99) first; 0, the default, keeps
+ * SCHED_OTHER. Prints cyclictest's own summary
  * line (microseconds), then one for the host harness in nanoseconds:
  *
  *   T: 0 (   12) P: 0 I:1000 C:   1000 Min:     10 Act:      14 Avg:      15 Max:      80
@@ -30,25 +32,36 @@ static struct timespec ns_ts(long ns)
 
 static int usage(void)
 {
-	dprintf(STDERR_FILENO, "usage: cyclictest [loops=N] [interval=US]  (N >= 1, US 1-1000000)\n");
+	dprintf(STDERR_FILENO, "usage: cyclictest [loops=N] [interval=US] [prio=P]  "
+		"(N >= 1, US 1-1000000, P 0-99)\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long loops = 1000, interval = 1000;
+	unsigned long loops = 1000, interval = 1000, prio = 0;
 	for (int i = 1; i < argc; i++) {
 		int a = parse_option(argv[i], "loops", &loops);
 		int b = a ? 0 : parse_option(argv[i], "interval", &interval);
-		if (a < 0 || b < 0)
+		int p = a || b ? 0 : parse_option(argv[i], "prio", &prio);
+		if (a < 0 || b < 0 || p < 0)
 			return usage();
-		if (!a && !b) {
+		if (!a && !b && !p) {
 			dprintf(STDERR_FILENO, "cyclictest: unknown option '%s'\n", argv[i]);
 			return usage();
 		}
 	}
-	if (loops == 0 || interval == 0 || interval > 1000000)
+	if (loops == 0 || interval == 0 || interval > 1000000 || prio > SCHED_FIFO_PRIO_MAX)
 		return usage();
+	if (prio) {
+		struct sched_param sp = { (int)prio };
+		long r = sched_setscheduler(0, SCHED_FIFO, &sp);
+		if (r) {
+			dprintf(STDERR_FILENO, "cyclictest: sched_setscheduler(SCHED_FIFO, %lu) returned %ld\n",
+				prio, r);
+			return 1;
+		}
+	}
 
 	struct timespec now;
 	long min = 0, max = 0, act = 0, sum = 0;
@@ -77,8 +90,9 @@ int main(int argc, char **argv)
 	/* rt-tests cyclictest.c, print_stat(): "T:%2d (%5d) P:%2d I:%ld
 	 * C:%7lu Min:%7ld Act:%8ld Avg:%8ld Max:%8ld", in microseconds. */
 	printf("T:%2d (%5d) P:%2d I:%ld C:%7lu Min:%7ld Act:%8ld Avg:%8ld Max:%8ld\n",
-	       0, (int)gettid(), 0, (long)interval, loops, min / NSEC_PER_USEC,
+	       0, (int)gettid(), (int)prio, (long)interval, loops, min / NSEC_PER_USEC,
 	       act / NSEC_PER_USEC, avg / NSEC_PER_USEC, max / NSEC_PER_USEC);
-	printf("cyclictest: loops=%lu min_ns=%ld avg_ns=%ld max_ns=%ld\n", loops, min, avg, max);
+	printf("cyclictest: loops=%lu prio=%lu min_ns=%ld avg_ns=%ld max_ns=%ld\n", loops, prio, min,
+	       avg, max);
 	return 0;
 }

@@ -88,6 +88,35 @@ int main(int argc, char **argv)
 	expect("spawn(\"nosuch\")", spawn("nosuch", 0), -ENOENT);
 	expect("spawn(33-character name)", spawn("abcdefghijklmnopqrstuvwxyz0123456", 0),
 	       -ENAMETOOLONG);
+	struct sched_param fifo50 = { 50 }, fifo0 = { 0 }, fifo100 = { 100 }, got = { -1 };
+	expect("sched_setscheduler(0, 7, ...) (no such policy)", sched_setscheduler(0, 7, &fifo50),
+	       -EINVAL);
+	expect("sched_setscheduler(0, SCHED_RR, ...) (not fold's)", sched_setscheduler(0, 2, &fifo50),
+	       -EINVAL);
+	expect("sched_setscheduler(SCHED_FIFO, prio 0)", sched_setscheduler(0, SCHED_FIFO, &fifo0),
+	       -EINVAL);
+	expect("sched_setscheduler(SCHED_FIFO, prio 100)",
+	       sched_setscheduler(0, SCHED_FIFO, &fifo100), -EINVAL);
+	expect("sched_setscheduler(SCHED_OTHER, prio 50)",
+	       sched_setscheduler(0, SCHED_OTHER, &fifo50), -EINVAL);
+	expect("sched_setscheduler(..., NULL)", sched_setscheduler(0, SCHED_FIFO, 0), -EINVAL);
+	expect("sched_setscheduler(-1, ...)", sched_setscheduler(-1, SCHED_FIFO, &fifo50), -EINVAL);
+	expect("sched_setscheduler(..., kernel pointer)",
+	       sched_setscheduler(0, SCHED_FIFO, (const struct sched_param *)0xffffffff80000000UL),
+	       -EFAULT);
+	expect("sched_setscheduler(1000000, ...)", sched_setscheduler(1000000, SCHED_FIFO, &fifo50),
+	       -ESRCH);
+	expect("sched_setscheduler(1, ...) (another thread)", sched_setscheduler(1, SCHED_FIFO, &fifo50),
+	       -EPERM);
+	expect("sched_getscheduler(0) (SCHED_OTHER at start)", sched_getscheduler(0), SCHED_OTHER);
+	expect("sched_setscheduler(0, SCHED_FIFO, 50)", sched_setscheduler(0, SCHED_FIFO, &fifo50), 0);
+	expect("sched_getscheduler(gettid())", sched_getscheduler(gettid()), SCHED_FIFO);
+	expect("sched_getparam(0, ...)", sched_getparam(0, &got), 0);
+	expect("sched_getparam's priority", got.sched_priority, 50);
+	expect("sched_getparam(0, unmapped)", sched_getparam(0, (struct sched_param *)0x1000), -EFAULT);
+	expect("sched_getscheduler(1000000)", sched_getscheduler(1000000), -ESRCH);
+	expect("sched_setscheduler(0, SCHED_OTHER, 0)", sched_setscheduler(0, SCHED_OTHER, &fifo0), 0);
+	expect("sched_getscheduler(0) (back to SCHED_OTHER)", sched_getscheduler(0), SCHED_OTHER);
 	expect("registers changed by a syscall (besides rax, rcx, r11)", clobbered_registers(), 0);
 	expect("gettid() == getpid() (one thread)", gettid(), getpid());
 	printf("sysabi: %d checks, %d failed\n", checks, failures);

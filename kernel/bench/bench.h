@@ -49,6 +49,7 @@ struct bench_opt {
 #define BENCH_USERLAT_OPTIONS(NUM, WORDS) \
 	NUM(interval, 50, 1000000)        \
 	NUM(loops, 10, 100000)            \
+	NUM(prio, 0, 99)                  \
 	WORDS(load, bench_userlat_loads)
 #define BENCH_OPT_NUM(key, min, max) { #key, &key, min, max, NULL, 0 },
 #define BENCH_OPT_WORDS(key, words) { #key, &key, 0, 0, words, ARRAY_SIZE(words) },

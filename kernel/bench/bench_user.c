@@ -9,7 +9,9 @@
  *                  clock_nanosleep (user/cyclictest.c), idle or beside a
  *                  user-space hog (user/spin.c) on the same CPU: compare
  *                  with `bench latency`, the same measure for a kernel
- *                  thread */
+ *                  thread. The sleeper is SCHED_FIFO at prio= (default
+ *                  90, as bench latency's measuring thread; 0: SCHED_OTHER,
+ *                  which waits behind the hog for the tick's round-robin) */
 #include "kernel/bench/bench.h"
 #include "kernel/process.h"
 #include "kernel/syscall.h"
@@ -79,7 +81,7 @@ const char *const bench_userlat_loads[2] = { "none", "hog" };
 
 int bench_userlat(int argc, char **argv)
 {
-	u64 loops = 1000, interval = 1000, load = 0;
+	u64 loops = 1000, interval = 1000, load = 0, prio = 90;
 	struct bench_opt opts[] = { BENCH_USERLAT_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
 	if (bench_parse("userlat", argc, argv, opts, ARRAY_SIZE(opts)))
 		return -1;
@@ -96,11 +98,12 @@ int bench_userlat(int argc, char **argv)
 			return -1;
 		}
 	}
-	char l[32], iv[32], mn[24], avg[24], mx[24], ctx[128];
+	char l[32], iv[32], pr[24], mn[24], avg[24], mx[24], ctx[128];
 	snprintf(l, sizeof(l), "loops=%llu", (unsigned long long)loops);
 	snprintf(iv, sizeof(iv), "interval=%llu", (unsigned long long)interval);
-	const char *av[] = { "cyclictest", l, iv };
-	int r = run_quiet(3, av, cpu0);
+	snprintf(pr, sizeof(pr), "prio=%llu", (unsigned long long)prio);
+	const char *av[] = { "cyclictest", l, iv, pr };
+	int r = run_quiet(4, av, cpu0);
 	if (hog) {
 		process_kill(hog->pid, SIGKILL);
 		process_wait(hog);
@@ -113,10 +116,12 @@ int bench_userlat(int argc, char **argv)
 		return -1;
 	}
 	bench_context(ctx, sizeof(ctx));
-	console_printf("bench userlat: user thread, clock_nanosleep every %llu us, load %s: "
-		       "min %s avg %s max %s ns\n", (unsigned long long)interval, bench_userlat_loads[load],
-		       mn, avg, mx);
-	console_printf("BENCH userlat %s load=%s loops=%llu min_ns=%s avg_ns=%s max_ns=%s\n", ctx,
-		       bench_userlat_loads[load], (unsigned long long)loops, mn, avg, mx);
+	console_printf("bench userlat: user thread (%s %llu), clock_nanosleep every %llu us, load %s: "
+		       "min %s avg %s max %s ns\n", prio ? "SCHED_FIFO" : "SCHED_OTHER",
+		       (unsigned long long)prio, (unsigned long long)interval,
+		       bench_userlat_loads[load], mn, avg, mx);
+	console_printf("BENCH userlat %s load=%s prio=%llu loops=%llu min_ns=%s avg_ns=%s max_ns=%s\n",
+		       ctx, bench_userlat_loads[load], (unsigned long long)prio,
+		       (unsigned long long)loops, mn, avg, mx);
 	return 0;
 }

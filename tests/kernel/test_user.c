@@ -3,8 +3,10 @@
  * did: arguments arrive, address spaces are separate, every fault kind
  * kills only its process with Linux's one-line report, the non-canonical
  * SYSRET case returns by IRETQ, kill ends a running and a sleeping
- * process, and in every preemption mode two CPU-bound programs on one CPU
- * both run while a kernel thread there still gets its turn. */
+ * process, in every preemption mode two CPU-bound programs on one CPU
+ * both run while a kernel thread there still gets its turn, and a user
+ * SCHED_FIFO spinner holds a normal thread off its CPU until the RT
+ * throttle (sched/rt.c) gives the normal thread its 5%. */
 #include "kernel/ktest.h"
 #include "kernel/process.h"
 #include "kernel/user_mm.h"
@@ -21,22 +23,15 @@
 #include "uapi/errno.h"
 #include "uapi/layout.h"
 #include "kernel/hrtimer.h"
+#include "kernel/preempt.h"
 #include "lib/string.h"
 #include "lib/format.h"
 
 static struct user_run run; /* big: not on a 16 KiB stack */
 
-static bool have(struct ktest *t, const char *prog)
-{
-	if (module_find(prog))
-		return true;
-	ktest_skip(t, "no user program '%s' in this ISO", prog);
-	return false;
-}
-
 static void hello_args(struct ktest *t)
 {
-	if (!have(t, "hello"))
+	if (!user_have(t, "hello"))
 		return;
 	user_run(&run, "hello one two", 0);
 	KT_ASSERT_EQ(t, run.err, 0);
@@ -54,7 +49,7 @@ static void spawn_errors(struct ktest *t)
 	struct spawn_args a = { "nosuch", 1, argv, NULL, false, 0 };
 	KT_EXPECT(t, process_spawn(&a, &err) == NULL);
 	KT_EXPECT_EQ(t, err, -ENOENT);
-	if (!have(t, "hello"))
+	if (!user_have(t, "hello"))
 		return;
 	const char *many[USER_ARGC_MAX + 1];
 	for (int i = 0; i <= USER_ARGC_MAX; i++)
@@ -78,7 +73,7 @@ static void isolation(struct ktest *t)
 
 static void isolation_body(struct ktest *t)
 {
-	if (!have(t, "isolate"))
+	if (!user_have(t, "isolate"))
 		return;
 	static struct spawn_args a;
 	const char *argv[] = { "isolate", "2000" };
@@ -126,7 +121,7 @@ static void faults_contained(struct ktest *t)
 		{ "bp", SIGTRAP, " trap breakpoint ip:" },
 		{ "stack", SIGSEGV, ": segfault at 7fffffee" },
 	};
-	if (!have(t, "fault"))
+	if (!user_have(t, "fault"))
 		return;
 	u64 faults = stat_sum(user_faults);
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
@@ -153,7 +148,7 @@ static void faults_contained(struct ktest *t)
  * at its first instruction fetch. */
 static void sysret_noncanonical(struct ktest *t)
 {
-	if (!have(t, "sysret_hole"))
+	if (!user_have(t, "sysret_hole"))
 		return;
 	u64 before = stat_sum(sysret_via_iret);
 	user_run(&run, "sysret_hole", 0);
@@ -174,7 +169,7 @@ static void kill_running_and_sleeping(struct ktest *t)
 
 static void kill_running_and_sleeping_body(struct ktest *t)
 {
-	if (!have(t, "spin") || !have(t, "cyclictest"))
+	if (!user_have(t, "spin") || !user_have(t, "cyclictest"))
 		return;
 	const char *spin_argv[] = { "spin" };
 	const char *sleep_argv[] = { "cyclictest", "loops=1000000" };
@@ -209,7 +204,7 @@ static void spins_share_cpu_every_mode(struct ktest *t)
 
 static void spins_share_cpu_every_mode_body(struct ktest *t)
 {
-	if (!have(t, "spin"))
+	if (!user_have(t, "spin"))
 		return;
 	int old = preempt_mode;
 	u64 me = 1UL << raw_smp_processor_id();
@@ -241,6 +236,94 @@ static void spins_share_cpu_every_mode_body(struct ktest *t)
 	preempt_mode_set(old);
 }
 
+/* A user thread at SCHED_FIFO 50 that never blocks, pinned to one CPU
+ * with a normal kernel thread that wakes every millisecond. The normal
+ * thread must be held off while the spinner runs (FIFO outranks normal:
+ * a gap of most of a second) and must run again once the spinner has used
+ * its 95% of the second (the throttle: the gap ends). The gap's upper
+ * bound is checked under icount only, where a second is a second. */
+struct fifo_watch {
+	struct process *spinner;
+	u64 max_gap;
+	bool saw_fifo;
+	volatile bool watchdog_fired;
+	struct hrtimer watchdog;
+};
+
+/* If the throttle never lets the watcher in, nothing else could stop the
+ * spinner on a one-CPU machine: after 10 s the watchdog (hardirq) makes it
+ * SCHED_OTHER again, and the case fails instead of hanging. */
+static void fifo_watchdog(struct hrtimer *h)
+{
+	struct fifo_watch *w = container_of(h, struct fifo_watch, watchdog);
+	w->watchdog_fired = true;
+	sched_setscheduler(w->spinner->thread, PRIO_NORMAL);
+}
+
+static void fifo_watcher(void *arg)
+{
+	struct fifo_watch *w = arg;
+	u64 start = ktime_get_ns(), last = start;
+	preempt_disable();
+	hrtimer_start(&w->watchdog, start + 10 * NSEC_PER_SEC);
+	preempt_enable();
+	while (ktime_get_ns() - start < 12 * NSEC_PER_SEC) {
+		sleep_ns(NSEC_PER_MSEC);
+		u64 now = ktime_get_ns();
+		if (!w->saw_fifo && READ_ONCE(w->spinner->thread->prio) == 50)
+			w->saw_fifo = true;
+		else if (w->saw_fifo && now - last > w->max_gap)
+			w->max_gap = now - last;
+		last = now;
+		if (w->max_gap >= 500 * NSEC_PER_MSEC)
+			break; /* held off, then let back in */
+	}
+	preempt_disable();
+	hrtimer_cancel(&w->watchdog); /* pinned: the CPU that queued it */
+	preempt_enable();
+}
+
+static void fifo_throttled_body(struct ktest *t);
+
+static void fifo_throttled(struct ktest *t)
+{
+	user_quiet_begin();
+	fifo_throttled_body(t);
+	user_quiet_end();
+}
+
+static void fifo_throttled_body(struct ktest *t)
+{
+	if (!user_have(t, "spin"))
+		return;
+	u64 me = 1UL << raw_smp_processor_id();
+	u64 throttled = stat_sum(rt_throttled);
+	const char *argv[] = { "spin", "prio=50" };
+	struct spawn_args a = { "spin", 2, argv, NULL, false, me };
+	int e = 0;
+	struct process *p = process_spawn(&a, &e);
+	KT_ASSERT(t, p);
+	struct fifo_watch w = { p, 0, false, false, {} };
+	hrtimer_init(&w.watchdog, fifo_watchdog);
+	struct thread *watcher = thread_create(fifo_watcher, &w, "fifo-watch", PRIO_NORMAL, me);
+	thread_join(watcher);
+	u64 utime = READ_ONCE(p->thread->utime);
+	process_kill(p->pid, SIGKILL);
+	int status = process_wait(p);
+	ktest_diag(t, "the normal thread was held off for %llu ms; the spinner had %llu user ticks; "
+		   "%llu throttles", (unsigned long long)(w.max_gap / NSEC_PER_MSEC),
+		   (unsigned long long)utime,
+		   (unsigned long long)(stat_sum(rt_throttled) - throttled));
+	KT_EXPECT(t, w.saw_fifo);
+	KT_EXPECT(t, !w.watchdog_fired);
+	KT_EXPECT_OP(t, w.max_gap, >=, 500 * NSEC_PER_MSEC);
+	if (cmdline.icount)
+		KT_EXPECT_OP(t, w.max_gap, <=, 1100 * NSEC_PER_MSEC);
+	KT_EXPECT_OP(t, stat_sum(rt_throttled) - throttled, >=, 1);
+	KT_EXPECT_OP(t, utime, >, 0);
+	KT_EXPECT(t, WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
 KTEST_SUITE(user,
 	    KTEST_CASE(hello_args),
 	    KTEST_CASE(spawn_errors),
@@ -248,4 +331,5 @@ KTEST_SUITE(user,
 	    KTEST_CASE(faults_contained),
 	    KTEST_CASE(sysret_noncanonical),
 	    KTEST_CASE(kill_running_and_sleeping),
-	    KTEST_CASE(spins_share_cpu_every_mode));
+	    KTEST_CASE(spins_share_cpu_every_mode),
+	    KTEST_CASE(fifo_throttled));

@@ -3,6 +3,8 @@
 #include "kernel/process.h"
 #include "kernel/syscall.h"
 #include "kernel/printk.h"
+#include "kernel/module.h"
+#include "kernel/ktest.h"
 #include "lib/parse.h"
 #include "lib/string.h"
 
@@ -38,4 +40,12 @@ void user_quiet_begin(void)
 void user_quiet_end(void)
 {
 	user_write_capture = NULL;
+}
+
+bool user_have(struct ktest *t, const char *prog)
+{
+	if (module_find(prog))
+		return true;
+	ktest_skip(t, "no user program '%s' in this ISO", prog);
+	return false;
 }

@@ -21,6 +21,10 @@ void user_run(struct user_run *r, const char *cmdline, u64 cpus);
  * write off the console (it would break the KTAP stream) until _end. */
 void user_quiet_begin(void);
 void user_quiet_end(void);
+struct ktest;
+/* Is user program `prog` in this ISO? If not, the case is skipped with a
+ * message that says so. */
+bool user_have(struct ktest *t, const char *prog);
 /* The sum of a per-CPU counter over the online CPUs. */
 #define stat_sum(field)                                          \
 	({                                                       \

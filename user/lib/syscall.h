@@ -129,6 +129,21 @@ static inline long kill(long pid, int sig)
 	return syscall2(__NR_kill, pid, sig);
 }
 
+static inline long sched_setscheduler(long tid, int policy, const struct sched_param *param)
+{
+	return syscall3(__NR_sched_setscheduler, tid, policy, (long)param);
+}
+
+static inline long sched_getscheduler(long tid)
+{
+	return syscall1(__NR_sched_getscheduler, tid);
+}
+
+static inline long sched_getparam(long tid, struct sched_param *param)
+{
+	return syscall2(__NR_sched_getparam, tid, (long)param);
+}
+
 /* fold: start the boot module `name` as a new process with argv (a NULL-
  * terminated array, at most USER_ARGC_MAX strings); its pid, or -errno. */
 static inline long spawn(const char *name, char *const argv[])

@@ -1,0 +1,98 @@
+/* The FIFO band's policy: changing a thread's priority (Linux's
+ * sched_setscheduler(), kernel/sched/syscalls.c), and throttling user
+ * FIFO threads so that one spinning at priority 99 cannot take a CPU from
+ * the shell for ever.
+ *
+ * Throttling follows Linux's defaults, sched_rt_period_us = 1000000 and
+ * sched_rt_runtime_us = 950000 (Documentation/scheduler/sched-rt-group.rst):
+ * in each second, FIFO threads of user processes may run for 95% of the
+ * ticks; once they have, pick_next() passes over them until the second
+ * ends, and the other 5% go to normal threads (or idle). fold's own kernel
+ * FIFO threads (the benchmarks' measuring threads) are never throttled:
+ * they sleep between short bursts, and a throttle would distort what they
+ * measure. Time is counted in ticks, as scheduler_tick() sees it. */
+#include "sched/rq.h"
+#include "kernel/cmdline.h"
+#include "kernel/percpu.h"
+#include "arch/x86_64/cpu.h"
+#include "uapi/errno.h"
+
+#define RT_RUNTIME_PERMILLE 950
+
+void rt_tick(struct rq *rq, struct thread *curr, u32 cpu)
+{
+	u32 period = cmdline.hz; /* one second of ticks */
+	if (curr != rq->idle && curr->prio > PRIO_NORMAL && curr->mm)
+		rq->rt_ticks++;
+	if (++rq->rt_period_ticks >= period) {
+		rq->rt_period_ticks = 0;
+		rq->rt_ticks = 0;
+		if (rq->rt_throttled) {
+			rq->rt_throttled = false;
+			if (!list_empty(&rq->fifo))
+				resched_curr(cpu); /* a held-back FIFO thread may outrank curr */
+		}
+		return;
+	}
+	if (!rq->rt_throttled && rq->rt_ticks >= (u64)period * RT_RUNTIME_PERMILLE / 1000) {
+		rq->rt_throttled = true;
+		this_cpu_stat_inc(rt_throttled);
+		if (rt_throttled(rq, curr))
+			resched_curr(cpu);
+	}
+}
+
+/* t's run queue, locked (t may move between CPUs until we hold it). */
+static struct rq *lock_task_rq(struct thread *t)
+{
+	for (;;) {
+		u32 cpu = (u32)READ_ONCE(t->cpu);
+		struct rq *rq = &rqs[cpu];
+		spin_lock(&rq->lock);
+		if ((u32)t->cpu == cpu)
+			return rq;
+		spin_unlock(&rq->lock);
+	}
+}
+
+/* The first thread pick_next() would take from rq, or NULL. */
+static struct thread *first_queued(struct rq *rq)
+{
+	struct thread *t;
+	list_for_each_entry(t, &rq->fifo, rq_node)
+		if (!rt_throttled(rq, t))
+			return t;
+	if (list_empty(&rq->normal))
+		return NULL;
+	return list_first_entry(&rq->normal, struct thread, rq_node);
+}
+
+int sched_setscheduler(struct thread *t, int prio)
+{
+	if (prio < PRIO_NORMAL || prio > 99)
+		return -EINVAL;
+	u64 f = local_irq_save();
+	struct rq *rq = lock_task_rq(t);
+	u32 cpu = (u32)t->cpu;
+	int old = t->prio;
+	/* On a run queue's list: runnable, and not the one running. */
+	bool queued = t->on_rq && rq->curr != t && READ_ONCE(t->state) == THREAD_RUNNING;
+	if (queued)
+		dequeue(rq, t);
+	t->prio = prio;
+	if (prio == PRIO_NORMAL && old != PRIO_NORMAL)
+		t->slice = SCHED_SLICE_TICKS; /* a fresh round-robin slice */
+	if (queued) {
+		enqueue(rq, t, false); /* Linux: a changed priority goes to the tail */
+		if (rq->curr == rq->idle || prio > rq->curr->prio)
+			resched_curr(cpu);
+	} else if (rq->curr == t && prio < old) {
+		/* Lowered while it runs: a queued thread may outrank it now. */
+		struct thread *next = first_queued(rq);
+		if (next && next->prio > prio)
+			resched_curr(cpu);
+	}
+	spin_unlock(&rq->lock);
+	local_irq_restore(f);
+	return 0;
+}
