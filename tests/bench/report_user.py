@@ -203,7 +203,11 @@ def userlat_section(run: report.Run, notes: report.Notes, add) -> None:
         "(`load=hog`: beside `user/spin` on the same CPU), beside `bench "
         "latency`'s kernel thread in the same configuration and load (its "
         f"CPU 0 figure). ns ({u}); the ratio is the user thread's avg over "
-        f"the kernel thread's. Target (issue 10): at most {USERLAT_TARGET}×.")
+        f"the kernel thread's. Target (issue 10): at most {USERLAT_TARGET}×."
+        + (" Under icount the vCPUs run one at a time, so a kernel figure "
+           "with smp=2 includes the other vCPU's turn: the smp=1 tables "
+           "compare like with like." if icount and max(run.smps) >= 2
+           else ""))
     params = sorted({r.fields.get("loops", "") for res in run.results.values()
                      for r in res if r.bench == "userlat"}, key=str)
     if params:
