@@ -270,6 +270,7 @@ help:
 	@echo "  qemu-gdb       only QEMU with its gdbstub; prints the command that attaches"
 	@echo "  test-gdb       the batch GDB session against QEMU -smp 2 (part of make test)"
 	@echo "  bench          every COUNT x PREEMPT x SMP under -icount: build/bench/RESULTS.md"
+	@echo "                 (preempt, latency and userlat per load, throughput, uaccess, syscall)"
 	@echo "  bench-repro    two -smp 1 icount runs of one build must give identical figures"
 	@echo "  bench-selftest the bench harness on canned logs"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"

@@ -14,6 +14,9 @@ nanoseconds (under icount: virtual ns = guest instructions); decimals use
     BENCH throughput ... test=ctxsw_same cpus=0,0 roundtrips=10000 ns_per_roundtrip=2345.00
     BENCH throughput ... test=ctxsw_cross cpus=0,1 roundtrips=10000 ns_per_roundtrip=...   (smp >= 2)
     BENCH throughput ... test=resched_ipi cpus=0,1 roundtrips=10000 ns_per_roundtrip=...   (smp >= 2)
+    BENCH uaccess ... might_fault=on bytes=8 iters=20000 ns_per_copy=68.02   (mode= is the mode measured)
+    BENCH syscall ... calls=100000 ns_per_call=124.06
+    BENCH userlat ... load=hog loops=1000 min_ns=845 avg_ns=845 max_ns=846
 
 Unknown benchmarks and unknown keys are kept as data. A line that breaks
 the grammar, lacks a key its benchmark needs, carries a non-number where a
@@ -31,6 +34,16 @@ MODES = ("none", "voluntary", "full")
 BASELINE = ("off", "none")
 VARIANTS = ("folded", "percpu", "ti", "off", "built")
 LATENCY_LOADS = ("none", "hog", "pingpong")
+USERLAT_LOADS = ("none", "hog")
+# The benchmarks run once per load (load=), and the loads each knows.
+LOADS = {"latency": LATENCY_LOADS, "userlat": USERLAT_LOADS}
+UACCESS_BYTES = ("8", "64", "4096")
+MIGHT_FAULT = ("on", "off")
+# Context keys a benchmark sweeps itself: `bench uaccess` switches the
+# preemption mode at run time and reports every mode the build can run,
+# so its mode= names the mode measured (one of the model's valid modes),
+# not the configuration's, and tells its results apart.
+SWEPT = {"uaccess": ("mode",)}
 THROUGHPUT_TESTS = ("preempt_heavy", "ctxsw_same", "ctxsw_cross", "resched_ipi")
 CROSS_TESTS = ("ctxsw_cross", "resched_ipi")      # need two CPUs
 
@@ -49,6 +62,9 @@ REQUIRED = {
                 "max"),
     "latency_hist": ("load", "cpu", "bucket_us", "overflow", "counts"),
     "throughput": ("test",),
+    "uaccess": ("might_fault", "bytes", "iters", "ns_per_copy"),
+    "syscall": ("calls", "ns_per_call"),
+    "userlat": ("load", "loops", "min_ns", "avg_ns", "max_ns"),
 }
 THROUGHPUT_REQUIRED = {
     "preempt_heavy": ("cpu", "W", "p", "ops", "ns_per_op"),
@@ -60,10 +76,11 @@ THROUGHPUT_REQUIRED = {
 NUMERIC = {"smp", "cpu", "iters", "ns_per_pair", "ns_per_irq", "interval_us",
            "loops", "min", "avg", "p99", "max", "bucket_us", "overflow",
            "W", "p", "ops", "ns_per_op", "ops_per_sec", "roundtrips",
-           "ns_per_roundtrip"}
+           "ns_per_roundtrip", "bytes", "ns_per_copy", "calls", "ns_per_call",
+           "min_ns", "avg_ns", "max_ns"}
 INT_LISTS = {"counts", "cpus"}
 # The keys that tell two results of one benchmark apart.
-IDENT_KEYS = ("variant", "load", "test", "cpu", "cpus")
+IDENT_KEYS = ("variant", "load", "test", "cpu", "cpus", "might_fault", "bytes")
 
 INT_RE = re.compile(r"^-?[0-9]+$")
 DEC_RE = re.compile(r"^-?[0-9]+\.[0-9]+$")
@@ -104,7 +121,8 @@ class Result:
 
     @property
     def ident(self) -> tuple:
-        return (self.bench,) + tuple((k, self.fields[k]) for k in IDENT_KEYS
+        keys = SWEPT.get(self.bench, ()) + IDENT_KEYS
+        return (self.bench,) + tuple((k, self.fields[k]) for k in keys
                                      if k in self.fields)
 
     def describe(self) -> str:
@@ -234,12 +252,15 @@ def parse_plan(commands: list[str]) -> list[tuple[str, dict]]:
     return plan
 
 
-def expected(plan: list[tuple[str, dict]], smp: int) -> list[Expect]:
+def expected(plan: list[tuple[str, dict]], smp: int,
+             model: str = "folded") -> list[Expect]:
     """The results a run with this plan must print. The kernel's shell:
     `bench preempt` reports every variant and the irq round trip; `bench
     latency` one line per CPU, and with histogram=N (N > 0) a latency_hist
     line per CPU; `bench throughput` preempt_heavy per CPU, ctxsw_same, and
-    with two CPUs or more ctxsw_cross and resched_ipi."""
+    with two CPUs or more ctxsw_cross and resched_ipi; `bench uaccess`
+    every size, might_fault on and off, in every mode the model can run;
+    `bench userlat` one line for its load; anything else one line."""
     out: list[Expect] = []
     cpus = [str(c) for c in range(smp)]
     for name, args in plan:
@@ -258,9 +279,38 @@ def expected(plan: list[tuple[str, dict]], smp: int) -> list[Expect]:
             out.append(Expect("throughput", {"test": "ctxsw_same"}))
             if smp >= 2:
                 out += [Expect("throughput", {"test": t}) for t in CROSS_TESTS]
+        elif name == "uaccess":
+            out += [Expect("uaccess", {"mode": md, "might_fault": mf,
+                                       "bytes": b})
+                    for md in MODES if valid_config(model, md)
+                    for mf in MIGHT_FAULT for b in UACCESS_BYTES]
+        elif name in LOADS:
+            out.append(Expect(name, {"load": args.get("load",
+                                                      LOADS[name][0])}))
         else:
             out.append(Expect(name, {}))
     return out
+
+
+def check_loads(loads: list[str], benches: list[str]) -> None:
+    """ValueError unless every load is one that some benchmark of LOADS
+    knows (with none of them run: any of them)."""
+    per_load = [b for b in benches if b in LOADS] or list(LOADS)
+    known = list(dict.fromkeys(l for b in per_load for l in LOADS[b]))
+    for load in loads:
+        if load not in known:
+            raise ValueError(f"load '{load}': expected {', '.join(known)} ("
+                             + "; ".join(f"{b}: {', '.join(LOADS[b])}"
+                                         for b in per_load) + ")")
+
+
+def load_words(bench: str, loads: list[str]) -> list[list[str]]:
+    """The load= words for one benchmark's commands: [[]] (run once) for a
+    benchmark without loads, one [load=L] per load it knows otherwise
+    (none: it is not run, the loads asked for are another's)."""
+    if bench not in LOADS:
+        return [[]]
+    return [[f"load={l}"] for l in loads if l in LOADS[bench]]
 
 
 # What the kernel prints when a command of the plan went wrong: the
@@ -268,7 +318,8 @@ def expected(plan: list[tuple[str, dict]], smp: int) -> list[Expect]:
 COMPLAINT_RE = re.compile(
     r"^(?:shell: (?:unknown command|line too long|too many words)"
     r"|bench(?: \w+)?: (?:which one|unknown option|no value for"
-    r"|\S+=\S*: expected|out of memory))")
+    r"|\S+=\S*: expected|out of memory|cannot start|no figures? in"
+    r"|\S+ failed \(status))")
 
 
 def complaints(lines: list[str]) -> list[str]:
@@ -285,13 +336,18 @@ def check(parsed: Parsed, lines: list[str], plan: list[tuple[str, dict]], *,
     errors = []
     want = {"model": model, "mode": mode, "smp": str(smp), "clock": clock}
     for r in parsed.results:
+        swept = SWEPT.get(r.bench, ())
         wrong = [f"{k}={r.fields[k]} (expected {v})" for k, v in want.items()
-                 if r.fields.get(k) != v]
+                 if k not in swept and r.fields.get(k) != v]
+        if "mode" in swept and not (r.fields["mode"] in MODES and
+                                    valid_config(model, r.fields["mode"])):
+            wrong.append(f"mode={r.fields['mode']} (COUNT={model} has no "
+                         "such mode)")
         if wrong:
             errors.append(f"line {r.line}: {r.describe()}: "
                           + ", ".join(wrong))
     errors += complaints(lines)
-    for e in expected(plan, smp):
+    for e in expected(plan, smp, model):
         if not any(e.matches(r) for r in parsed.results):
             errors.append(f"missing benchmark: no BENCH {e.describe()}")
     return errors

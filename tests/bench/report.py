@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 import benchlib
+import report_user
 from benchlib import Result
 
 DASH = "—"
@@ -349,6 +350,9 @@ def render(data: dict, plots: list[str] | None = None) -> str:
             L += grid(run, notes, smp, lambda m, md, s=smp, t=test: run.value(
                 m, md, s, "throughput", "ns_per_roundtrip", test=t))
             add("")
+
+    # -- user space: the null syscall, E7, a user thread's wake-up ------------
+    report_user.sections(run, notes, add)
 
     # -- the rest ----------------------------------------------------------------
     if plots:

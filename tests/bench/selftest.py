@@ -6,13 +6,16 @@ The canned logs (tests/bench/sample-*.log) are what the kernel prints for
 folded/full under icount with the plan
 
     bench preempt; bench latency load=none histogram=1000;
-    bench latency load=hog histogram=1000; bench throughput; poweroff
+    bench latency load=hog histogram=1000; bench throughput;
+    bench uaccess; bench syscall; bench userlat load=none;
+    bench userlat load=hog; poweroff
 
 sample-good.log (smp=1) and sample-good-smp2.log (smp=2) are complete;
-sample-missing.log lacks two results; sample-malformed.log has two broken
+sample-missing.log lacks four results; sample-malformed.log has four broken
 BENCH lines. The last case runs run-bench whole, with tests/lib/fakes.py's
 make and this file's QEMU (tests/lib/fakes.py's, writing a log made from
-the good samples), one of the boots hanging until its timeout.
+the good samples), one of the boots hanging until its timeout. The cases
+of the user-space benchmarks are in selftest_user.py.
 
 Run as a program, this file is that QEMU:
     selftest.py fake-qemu -- QEMU-ARGS     (FAKE_HANG=<config name> hangs)
@@ -42,7 +45,8 @@ if __name__ == "__main__":
 from tests.lib import build, fakes, qemu, serial, summary_line  # noqa: E402
 SAMPLE_PLAN = ["bench preempt", "bench latency load=none histogram=1000",
                "bench latency load=hog histogram=1000", "bench throughput",
-               "poweroff"]
+               "bench uaccess", "bench syscall", "bench userlat load=none",
+               "bench userlat load=hog", "poweroff"]
 
 
 def sample(name: str) -> str:
@@ -55,7 +59,8 @@ def sample(name: str) -> str:
 
 MODEL_ORDER = ("folded", "percpu", "ti", "off")
 MODE_ORDER = ("none", "voluntary", "full")
-SCALED = ("ns_per_irq", "ns_per_op", "ns_per_roundtrip", "max", "p99", "avg")
+SCALED = ("ns_per_irq", "ns_per_op", "ns_per_roundtrip", "max", "p99", "avg",
+          "ns_per_copy", "ns_per_call", "min_ns", "avg_ns", "max_ns")
 
 
 def synth_log(model: str, mode: str, smp: int) -> bytes:
@@ -75,9 +80,15 @@ def synth_log(model: str, mode: str, smp: int) -> bytes:
         return f"{key}={round(int(value) * factor)}"
     out = []
     for line in text.split("\n"):
-        if line.startswith("BENCH "):
+        if line.startswith("BENCH uaccess "):
+            # Its mode= is the mode measured: every one the model can run.
+            if model == "off" and " mode=full " in line:
+                continue
+            line = line.replace("model=folded", f"model={model}")
+        elif line.startswith("BENCH "):
             line = line.replace("model=folded mode=full",
                                 f"model={model} mode={mode}")
+        if line.startswith("BENCH "):
             line = re.sub(r"\b(" + "|".join(SCALED) + r")=([0-9.]+)", scale,
                           line)
         out.append(line)
@@ -109,7 +120,9 @@ TEST_KERNEL = build.KernelInfo(
     bench_options={"preempt": ("iters", "irq_iters"),
                    "latency": ("interval", "loops", "load", "hog_points",
                                "hog_run", "histogram"),
-                   "throughput": ("ops", "W", "p", "lock_every", "rounds")},
+                   "throughput": ("ops", "W", "p", "lock_every", "rounds"),
+                   "uaccess": ("iters",), "syscall": ("calls",),
+                   "userlat": ("interval", "loops", "load")},
     source="TEST_KERNEL")
 
 
@@ -154,7 +167,7 @@ class Cases:
     def test_good_log(self):
         cfg = self.judge(self.lines("sample-good.log"))
         expect(cfg.status == "ok", f"status {cfg.status}: {cfg.errors}")
-        expect(len(cfg.results) == 12, f"{len(cfg.results)} results, not 12")
+        expect(len(cfg.results) == 33, f"{len(cfg.results)} results, not 33")
         r = self.lib.find(cfg.results, "throughput", test="preempt_heavy")[0]
         expect(r.get("ns_per_op") == 103.0 and r.get("W") == 100, str(r))
         h = self.lib.find(cfg.results, "latency_hist", load="hog")[0]
@@ -163,7 +176,7 @@ class Cases:
     def test_good_log_smp2(self):
         cfg = self.judge(self.lines("sample-good-smp2.log"), smp=2)
         expect(cfg.status == "ok", f"status {cfg.status}: {cfg.errors}")
-        expect(len(cfg.results) == 19, f"{len(cfg.results)} results, not 19")
+        expect(len(cfg.results) == 40, f"{len(cfg.results)} results, not 40")
         worst = self.lib.figure(cfg.results, "latency", "max", worst=True,
                                 load="hog")
         cpu0 = self.lib.figure(cfg.results, "latency", "max", load="hog")
@@ -173,8 +186,10 @@ class Cases:
         cfg = self.judge(self.lines("sample-missing.log"))
         expect(cfg.status == "errors", f"status {cfg.status}")
         mentions(cfg.errors, "missing benchmark: no BENCH throughput "
-                 "test=ctxsw_same", "no BENCH latency_hist load=hog cpu=0")
-        expect(len(cfg.errors) == 2, f"{len(cfg.errors)} errors, not 2: "
+                 "test=ctxsw_same", "no BENCH latency_hist load=hog cpu=0",
+                 "no BENCH uaccess mode=voluntary might_fault=off bytes=64",
+                 "no BENCH userlat load=hog")
+        expect(len(cfg.errors) == 4, f"{len(cfg.errors)} errors, not 4: "
                f"{cfg.errors}")
 
     def test_malformed_line(self):
@@ -183,8 +198,14 @@ class Cases:
         mentions(cfg.errors, "line 24: ns_per_irq=41x.37 is not a number",
                  "line 42: 'p99' is not key=value",
                  "missing benchmark: no BENCH irq",
-                 "missing benchmark: no BENCH latency load=hog cpu=0")
-        expect(len(cfg.results) == 10, f"{len(cfg.results)} results, not 10")
+                 "missing benchmark: no BENCH latency load=hog cpu=0",
+                 "line 89: ns_per_call=12a.06 is not a number",
+                 "line 92: userlat line lacks avg_ns",
+                 "missing benchmark: no BENCH syscall",
+                 "missing benchmark: no BENCH userlat load=none")
+        expect(len(cfg.errors) == 10, f"{len(cfg.errors)} errors, not 10: "
+               f"{cfg.errors}")
+        expect(len(cfg.results) == 29, f"{len(cfg.results)} results, not 29")
 
     def test_grammar(self):
         bad = {
@@ -538,15 +559,17 @@ class Cases:
 
 
 def main(rb, verbose: bool = False) -> int:
+    import selftest_user
     cases = Cases(rb)
     names = [n for n in dir(cases) if n.startswith("test_")]
     names.sort(key=lambda n: Cases.__dict__[n].__code__.co_firstlineno)
+    tests = [(n[5:], getattr(cases, n)) for n in names] + [
+        (label, lambda f=f: f(cases)) for label, f in selftest_user.CASES]
     tally = {True: 0, False: 0}
-    for n in names:
-        label = n[5:]
+    for label, test in tests:
         start = time.monotonic()
         try:
-            getattr(cases, n)()
+            test()
             ok, why = True, ""
         except Failed as e:
             ok, why = False, str(e)

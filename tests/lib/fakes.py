@@ -50,6 +50,9 @@ CMDLINE_OPTIONS = ["test", "autorun", "clock", "hz", "loglevel"]
 BENCH_OPTIONS_preempt = ["iters"]
 BENCH_OPTIONS_latency = ["loops", "load", "histogram"]
 BENCH_OPTIONS_throughput = ["ops", "W"]
+BENCH_OPTIONS_uaccess = ["iters"]
+BENCH_OPTIONS_syscall = ["calls"]
+BENCH_OPTIONS_userlat = ["loops", "load"]
 """
 
 # QEMU options the host tools use, with a value or without.
