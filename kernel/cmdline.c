@@ -10,6 +10,7 @@
 struct cmdline_values cmdline = {
 	.preempt_mode = -1,
 	.hz = 1000,
+	.watchdog_thresh = 10,
 	.bench = true,
 };
 
@@ -74,6 +75,15 @@ static int set_hz(const char *v)
 	if (parse_u64(v, &n) || n < 10 || n > 10000)
 		return -1;
 	cmdline.hz = (u32)n;
+	return 0;
+}
+
+static int set_watchdog_thresh(const char *v)
+{
+	u64 n;
+	if (parse_u64(v, &n) || n > 60)
+		return -1;
+	cmdline.watchdog_thresh = (u32)n;
 	return 0;
 }
 

@@ -28,7 +28,8 @@
 	X(bench, "on or off (the default benchmark set at boot)", "on")                \
 	X(shell, "on or off (a fold> prompt after boot)", "off")                       \
 	X(clock, "wall or icount (QEMU -icount shift=0,sleep=off: 1 ns per instruction)", "wall") \
-	X(might_fault, "on or off (off: user copies without might_fault(), experiment E7)", "on")
+	X(might_fault, "on or off (off: user copies without might_fault(), experiment E7)", "on") \
+	X(watchdog_thresh, "seconds 0-60 (a soft lockup is reported after twice it; 0: off)", "10")
 
 struct cmdline_values {
 	char test[256];      /* test=all | SUITE[,SUITE...] | panic */
@@ -40,6 +41,7 @@ struct cmdline_values {
 	bool bench;          /* bench=0 skips the default benchmarks in make run */
 	bool shell;          /* shell=on: a prompt after boot (make run at a terminal) */
 	bool icount;         /* clock=icount: QEMU runs -icount shift=0,sleep=off */
+	u32 watchdog_thresh; /* seconds, as Linux's (kernel/watchdog.c) */
 };
 extern struct cmdline_values cmdline;
 /* Parses and prints the warnings; returns the number of warnings. */

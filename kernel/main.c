@@ -25,6 +25,7 @@
 #include "arch/x86_64/smpboot.h"
 #include "kernel/smp.h"
 #include "kernel/hrtimer.h"
+#include "kernel/watchdog.h"
 #include "kernel/init.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/syscall.h"
@@ -65,6 +66,7 @@ static void kmain_on_stack(void *arg)
 	acpi_init();                       /* MADT: which CPUs exist */
 	init_IRQ();                        /* local APIC (xAPIC or x2APIC), IPI vectors */
 	hrtimer_init_cpu();                /* LAPIC timer calibrated, the tick */
+	watchdog_init_cpu();               /* the soft-lockup detector's timer */
 	set_cpu_online(0);
 	local_irq_enable();
 	smp_boot_aps();                    /* INIT-SIPI-SIPI, one AP at a time */

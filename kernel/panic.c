@@ -5,6 +5,7 @@
 #include "kernel/preempt.h"
 #include "kernel/mm.h"
 #include "kernel/smp.h"
+#include "kernel/nmi_backtrace.h"
 #include "arch/x86_64/ipi.h"
 #include "sched/thread.h"
 #include "arch/x86_64/regs.h"
@@ -131,11 +132,16 @@ __noreturn void panic(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	smp_send_stop();
 	console_loglevel = 7;
 	printk(KERN_EMERG "PANIC: %s\n", msg);
 	dump_context();
 	dump_stack();
+	/* The other CPUs: each prints its backtrace in the NMI that stops it
+	 * (arch/x86_64/nmi.c), as Linux's panic does with
+	 * trigger_all_cpu_backtrace(); bounded, a CPU may not answer. */
+	nmi_backtrace_request_others();
+	smp_send_stop();
+	nmi_backtrace_wait_others();
 	printk(KERN_EMERG "---[ end PANIC: %s ]---\n", msg);
 	qemu_exit(EXIT_PANIC);
 }

@@ -54,6 +54,7 @@ struct percpu {
 	u64 top_of_stack;          /* the current thread's kernel stack top (= TSS.RSP0) */
 	u64 user_rsp;              /* the syscall entry's scratch: the user's RSP */
 	struct pt_regs *irq_regs;  /* the interrupted registers, in an IRQ handler */
+	u32 in_nmi;                /* in do_nmi's printing part (kernel/printk.c) */
 	struct cpu_stats stats;
 } __aligned(64);
 

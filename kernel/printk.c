@@ -21,7 +21,9 @@ static struct printk_capture *capture[MAX_CPUS];
 static bool console_lock_acquire(u64 *flags)
 {
 	*flags = local_irq_save();
-	if (!oops_in_progress) {
+	/* An NMI may have interrupted this CPU's own holder of the lock. */
+	bool nmi = percpu_area[0].self && this_cpu_read(in_nmi);
+	if (!oops_in_progress && !nmi) {
 		spin_lock(&console_lock);
 		return true;
 	}

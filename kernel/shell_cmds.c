@@ -1,6 +1,7 @@
 /* The shell's commands. */
 #include "kernel/shell.h"
 #include "kernel/printk.h"
+#include "kernel/nmi_backtrace.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
@@ -163,6 +164,25 @@ static int cmd_log(int argc, char **argv)
 	return 0;
 }
 
+/* bt: this CPU's call trace (the shell's own); bt all: every CPU's, by
+ * NMI (kernel/nmi_backtrace.c). */
+static int cmd_bt(int argc, char **argv)
+{
+	if (too_many("bt", argc, 2))
+		return -1;
+	if (argc == 2 && strcmp(argv[1], "all")) {
+		console_printf("bt: '%s': expected nothing or 'all'\n", argv[1]);
+		return -1;
+	}
+	if (argc == 1) {
+		dump_stack();
+		return 0;
+	}
+	u32 n = trigger_all_cpu_backtrace();
+	console_printf("bt: %u of %u CPUs answered\n", n, nr_cpus_online);
+	return n == nr_cpus_online ? 0 : -1;
+}
+
 static int cmd_poweroff(int argc, char **argv)
 {
 	(void)argv;
@@ -181,6 +201,7 @@ const struct shell_cmd shell_cmds[] = {
 	{ "bench", "bench NAME [key=value ...] a benchmark (below), e.g. bench latency load=hog", cmd_bench },
 	{ "test", "test [SUITE[,SUITE]]       run in-kernel test suites (KTAP); all: every suite", cmd_test },
 	{ "log", "log                        the kernel log", cmd_log },
+	{ "bt", "bt [all]                   call trace of this CPU, or of every CPU by NMI", cmd_bt },
 	{ "programs", "programs                   the user programs (boot modules)", cmd_programs },
 	{ "run", "run PROG [ARGS]            run a user program and wait (Ctrl-C kills it)", cmd_run },
 	{ "spawn", "spawn PROG [ARGS]          start a user program in the background", cmd_spawn },

@@ -15,6 +15,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
+#include "kernel/nmi_backtrace.h"
 
 static void (*volatile test_handler)(struct pt_regs *regs);
 
@@ -34,8 +35,10 @@ static bool gs_base_ok(void)
 
 void do_nmi(struct pt_regs *regs)
 {
-	/* During a panic: the panicking CPU is stopping this one. */
+	/* During a panic: the panicking CPU is stopping this one, after the
+	 * backtrace it asked for (kernel/panic.c). */
 	if (panic_in_progress()) {
+		nmi_cpu_backtrace(regs);
 		for (;;)
 			halt();
 	}
@@ -44,6 +47,11 @@ void do_nmi(struct pt_regs *regs)
 		      (unsigned long long)rdmsr(MSR_GS_BASE), (unsigned long long)regs->cs,
 		      (unsigned long long)regs->rip);
 	this_cpu_stat_inc(nmis);
+	this_cpu_write(in_nmi, 1); /* printk: bounded waits for the console */
+	bool asked = nmi_cpu_backtrace(regs); /* `bt all`, a lockup report */
+	this_cpu_write(in_nmi, 0);
+	if (asked)
+		return;
 	void (*fn)(struct pt_regs *) = READ_ONCE(test_handler);
 	if (fn) {
 		fn(regs);

@@ -20,6 +20,7 @@
 #include "kernel/time.h"
 #include "kernel/cmdline.h"
 #include "kernel/hrtimer.h"
+#include "kernel/watchdog.h"
 #include "sched/sched.h"
 #include "lib/string.h"
 
@@ -127,6 +128,7 @@ static void ap_main(u32 cpu)
 		panic("smp: CPU %u: APIC ID %u from the APIC, %u from CPUID, %u from the MADT",
 		      cpu, hw, cpuid_id, per_cpu(apic_id, cpu));
 	hrtimer_init_cpu();                 /* the tick on this CPU */
+	watchdog_init_cpu();                /* its soft-lockup detector */
 	set_cpu_online(cpu);
 	WRITE_ONCE(ap_alive, cpu);          /* tell the boot CPU */
 	cpu_idle();                         /* never returns */
