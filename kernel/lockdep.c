@@ -313,6 +313,21 @@ u32 lockdep_dependency_count(void)
 	return n;
 }
 
+u32 lockdep_dependencies(const char **from, const char **to, u32 max)
+{
+	u32 n = 0;
+	for (u32 a = 0; a < READ_ONCE(nr_classes); a++)
+		for (u32 b = 0; b < LOCKDEP_MAX_CLASSES; b++)
+			if (dep_test(a, b)) {
+				if (n < max) {
+					from[n] = classes[a].name;
+					to[n] = classes[b].name;
+				}
+				n++;
+			}
+	return n;
+}
+
 u32 lockdep_held_here(void)
 {
 	return ld_cpu[raw_smp_processor_id()].depth;

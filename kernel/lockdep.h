@@ -52,6 +52,9 @@ extern volatile u64 lockdep_irq_reports;
 bool lockdep_active(void);
 u32 lockdep_class_count(void);
 u32 lockdep_dependency_count(void);
+/* The recorded orders "from -> to", up to max of them; returns how many
+ * there are. */
+u32 lockdep_dependencies(const char **from, const char **to, u32 max);
 /* Locks in this CPU's held stack (IRQs off, or preemption, to ask). */
 u32 lockdep_held_here(void);
 /* Test hook: the next report of each kind is printed again. */

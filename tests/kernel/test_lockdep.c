@@ -151,6 +151,10 @@ static void no_other_reports(struct ktest *t)
 {
 	ktest_diag(t, "%u lock classes seen, %u dependencies", lockdep_class_count(),
 		   lockdep_dependency_count());
+	const char *from[32], *to[32];
+	u32 n = lockdep_dependencies(from, to, ARRAY_SIZE(from));
+	for (u32 i = 0; i < n && i < ARRAY_SIZE(from); i++)
+		ktest_diag(t, "order: %s -> %s", from[i], to[i]);
 	KT_EXPECT(t, lockdep_active());
 	/* The held stack is balanced: this thread holds nothing, and the
 	 * run-queue lock handed over at every switch was popped. */
