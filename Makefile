@@ -16,6 +16,7 @@ CMDLINE  ?=
 DEBUG    ?= 0
 ICOUNT   ?= 0
 MIGHT_FAULT ?= 1
+LOCKDEP  ?= 0
 BUILD    ?= build
 ISO      ?= $(BUILD)/fold.iso
 V        ?= 0
@@ -56,6 +57,9 @@ endif
 ifeq ($(filter $(MIGHT_FAULT),0 1),)
 $(error MIGHT_FAULT=$(MIGHT_FAULT): choose 1 (might_fault() in every user copy) or 0 (none))
 endif
+ifeq ($(filter $(LOCKDEP),0 1),)
+$(error LOCKDEP=$(LOCKDEP): choose 0 (no lock validator) or 1 (lockdep-lite: lock order and IRQ state checked))
+endif
 ifeq ($(filter $(ICOUNT),0 1),)
 $(error ICOUNT=$(ICOUNT): choose 0 or 1)
 endif
@@ -78,7 +82,7 @@ OPT := $(if $(filter 1,$(DEBUG)),-Og,-O2)
 CFLAGS_COMMON := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only -fno-stack-protector \
 	-fno-omit-frame-pointer -fno-strict-aliasing -fno-asynchronous-unwind-tables \
-	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS) -DMIGHT_FAULT=$(MIGHT_FAULT)
+	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS) -DMIGHT_FAULT=$(MIGHT_FAULT) -DLOCKDEP=$(LOCKDEP)
 CFLAGS := $(CFLAGS_COMMON) $(MODEL_DEFS)
 NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -L $(BUILD) -T linker.ld
@@ -103,7 +107,7 @@ all: $(ELF) $(USER_ELFS) $(ISO) $(BUILD)/fold.asm $(BUILD)/fold.sym
 # The switches this build was made with; a change rebuilds everything.
 $(BUILD)/config: FORCE
 	@mkdir -p $(BUILD)
-	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) MIGHT_FAULT=$(MIGHT_FAULT) CC=$(CC)" > $@.new
+	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) MIGHT_FAULT=$(MIGHT_FAULT) LOCKDEP=$(LOCKDEP) CC=$(CC)" > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
 # The structure offsets and constants of arch/x86_64/asm-offsets.c: for
@@ -295,6 +299,7 @@ help:
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
 	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"
 	@echo "  MIGHT_FAULT=$(MIGHT_FAULT)   0: user copies without might_fault() (boot: might_fault=off)"
+	@echo "  LOCKDEP=$(LOCKDEP)       1: lockdep-lite, lock order (ABBA) and IRQ-state checks (kernel/lockdep.h)"
 	@echo "  CMDLINE=\"$(CMDLINE)\"   kernel command line baked into the ISO"
 	@echo "  DEBUG=$(DEBUG)         1: build with -Og"
 	@echo "  BUILD=$(BUILD) ISO=$(ISO)  output places"

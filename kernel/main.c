@@ -12,6 +12,7 @@
 #include "kernel/preempt.h"
 #include "kernel/time.h"
 #include "kernel/banner.h"
+#include "kernel/lockdep.h"
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
 #include "arch/x86_64/serial.h"
@@ -45,6 +46,7 @@ void kmain(u64 multiboot_info_phys)
 	multiboot_parse(multiboot_info_phys); /* memory map, command line, RSDP */
 	cmdline_parse(boot_info.cmdline);  /* warnings for bad options */
 	print_banner();                    /* version, CPU, memory, command line */
+	lockdep_init();                    /* LOCKDEP=1: locks tracked from here on */
 	frame_init();                      /* physical frames from the memory map */
 	vm_init();                         /* kernel page tables: direct map, W^X */
 	module_init();                     /* boot modules by name: the user programs */

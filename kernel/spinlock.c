@@ -1,10 +1,22 @@
 #include "kernel/spinlock.h"
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
+#include "kernel/lockdep.h"
 #include "arch/x86_64/cpu.h"
 
+/* lockdep's hooks (kernel/lockdep.h) are empty macros with LOCKDEP=0, so
+ * every function below compiles to what it was before lockdep. */
+#define CALLER_IP ((u64)__builtin_return_address(0))
+
+#if LOCKDEP
+void __spin_lock_init(struct spinlock *l, const char *name, struct lock_class_key *key)
+{
+	l->key = key;
+	l->class = NULL;
+#else
 void spin_lock_init(struct spinlock *l, const char *name)
 {
+#endif
 	l->next = 0;
 	l->serving = 0;
 	l->owner_cpu = -1;
@@ -33,15 +45,24 @@ void raw_spin_unlock(struct spinlock *l)
 	if (unlikely(l->owner_cpu != (s32)raw_smp_processor_id()))
 		BUG("spin_unlock of %s by CPU %u, owner is CPU %d",
 		    l->name ? l->name : "?", raw_smp_processor_id(), l->owner_cpu);
+	lock_release(l);
 	l->owner_cpu = -1;
 	__atomic_store_n(&l->serving, l->serving + 1, __ATOMIC_RELEASE);
 }
 
-void spin_lock(struct spinlock *l)
+static __always_inline void __spin_lock(struct spinlock *l, u64 ip)
 {
 	preempt_disable();
-	if (!do_raw_spin_lock(l))
+	lock_acquire(l, false, ip);
+	if (!do_raw_spin_lock(l)) {
+		lock_release(l);
 		preempt_enable_no_resched();
+	}
+}
+
+void spin_lock(struct spinlock *l)
+{
+	__spin_lock(l, CALLER_IP);
 }
 
 void spin_unlock(struct spinlock *l)
@@ -58,6 +79,7 @@ bool spin_trylock(struct spinlock *l)
 	if (__atomic_compare_exchange_n(&l->next, &expected, s + 1, false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 		l->owner_cpu = (s32)raw_smp_processor_id();
+		lock_acquire(l, true, CALLER_IP);
 		return true;
 	}
 	preempt_enable();
@@ -67,7 +89,11 @@ bool spin_trylock(struct spinlock *l)
 u64 spin_lock_irqsave(struct spinlock *l)
 {
 	u64 f = local_irq_save();
+#if LOCKDEP
+	__spin_lock(l, CALLER_IP); /* reports name the caller */
+#else
 	spin_lock(l);
+#endif
 	return f;
 }
 
