@@ -234,6 +234,7 @@ test: tools
 	$(Q)python3 tests/run $(TESTFLAGS)
 
 -include tests/host/host.mk
+-include tests/fuzz/fuzz.mk
 -include scripts/gdb/gdb.mk
 -include tests/bench/bench.mk
 
