@@ -15,9 +15,12 @@
 # $(BUILD)/fuzz/corpus/NAME/, never into the tree. The KTAP parser of the
 # Python harness has its own stdlib mutation fuzzer, tests/fuzz/fuzz_ktap.py.
 #
-#   make fuzz                 each target for FUZZ_TIME seconds, one at a time
-#   make fuzz FUZZ_TIME=600 FUZZ_TARGETS=acpi
-#   make fuzz-test            each target for FUZZ_RUNS executions, fixed seed
+#   make fuzz                 each target for FUZZ_LONG executions (1,000,000),
+#                             one at a time, nice'd
+#   make fuzz FUZZ_TIME=600 FUZZ_TARGETS=acpi   for 600 s each instead
+#   make fuzz-test            each for FUZZ_RUNS executions from the seeds
+#                             alone, seed FUZZ_SEED: the same run every time
+#                             (part of make test)
 #
 # A crash leaves its input as $(BUILD)/fuzz/crash-NAME-*; rerun it with
 # $(BUILD)/fuzz/fuzz_NAME FILE, fix the parser, and keep the input as a
@@ -26,7 +29,8 @@
 FUZZ_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 FUZZ_CC      ?= clang
-FUZZ_TIME    ?= 60
+FUZZ_LONG    ?= 1000000
+FUZZ_TIME    ?=
 FUZZ_RUNS    ?= 20000
 FUZZ_SEED    ?= 1
 FUZZ_BUILD   ?= $(or $(BUILD),build)/fuzz
@@ -53,10 +57,11 @@ FUZZ_RUN := sh tests/fuzz/run-fuzz $(FUZZ_BUILD)
 fuzz-build: $(FUZZ_BINS)
 
 fuzz: $(FUZZ_BINS)
-	$(Q)$(FUZZ_RUN) time $(FUZZ_TIME) $(FUZZ_SEED) $(FUZZ_TARGETS)
+	$(Q)$(FUZZ_RUN) $(if $(FUZZ_TIME),time $(FUZZ_TIME),runs $(FUZZ_LONG)) \
+		$(FUZZ_SEED) $(FUZZ_TARGETS)
 
 fuzz-test: $(FUZZ_BINS)
-	$(Q)$(FUZZ_RUN) runs $(FUZZ_RUNS) $(FUZZ_SEED) $(FUZZ_TARGETS)
+	$(Q)$(FUZZ_RUN) test $(FUZZ_RUNS) $(FUZZ_SEED) $(FUZZ_TARGETS)
 
 # One compile per target: every source gets the fuzzer's coverage
 # instrumentation and the sanitizers. Any kernel header may matter.

@@ -9,7 +9,8 @@
  * its bytes). Byte 33 of the RSDP (reserved; the parser ignores it) says
  * which fix-ups to skip, so the checksum failures are reached too:
  * bit 0 the RSDP's, bit 1 the root tables', bit 2 the other tables'; bit
- * 3 makes it an ACPI 1.0 RSDP of 20 bytes.
+ * 3 makes it an ACPI 1.0 RSDP of 20 bytes; bit 4 keeps table lengths
+ * that run out of the memory (see fix_table).
  *
  * Every table is read through memremap(), which hands out an exact-size
  * heap copy (tests/fuzz/shim.c): a read past what the parser mapped is an
@@ -49,22 +50,31 @@ static void fix_sum(u8 *p, size_t n, size_t at)
 	p[at] = (u8)-sum;
 }
 
-/* The table at physical pa, if its header and length lie in mem: its
- * checksum fixed up; returns its length, or 0. */
+static u8 skip; /* RSDP byte 33: the fix-ups not to do */
+
+/* The table at physical pa, if its header lies in mem: its checksum fixed
+ * up; returns its length, or 0. A length the parser takes (36 bytes to
+ * 1 MiB) that runs out of mem is folded into it first, unless skip bit 4
+ * says not to: the parser would read and sum up to a MiB of 0xFF for
+ * each, and the fuzzer would spend its time there. */
 static u32 fix_table(u8 *mem, size_t size, u64 pa)
 {
 	if (pa < FUZZ_PHYS || pa - FUZZ_PHYS > size || size - (pa - FUZZ_PHYS) < SDT_HEADER)
 		return 0;
 	u8 *t = mem + (pa - FUZZ_PHYS);
-	u32 len = get32(t + 4);
-	if (len < SDT_HEADER || len > size - (pa - FUZZ_PHYS))
+	u32 len = get32(t + 4), room = (u32)(size - (pa - FUZZ_PHYS));
+	if (len > room && len <= (1u << 20) && !(skip & 0x10)) {
+		len = SDT_HEADER + len % (room - SDT_HEADER + 1);
+		memcpy(t + 4, &len, 4);
+	}
+	if (len < SDT_HEADER || len > room)
 		return 0;
 	fix_sum(t, len, 9);
 	return len;
 }
 
 /* A root table's entries first (their tables), then the root itself. */
-static void fix_root(u8 *mem, size_t size, u64 pa, size_t entry, u8 skip)
+static void fix_root(u8 *mem, size_t size, u64 pa, size_t entry)
 {
 	u32 len = fix_table(mem, size, pa);
 	if (!len)
@@ -91,10 +101,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	u8 *mem = malloc(msize ? msize : 1);
 	FUZZ_ASSERT(mem);
 	memcpy(mem, data + 36, msize);
-	u8 skip = rsdp[33];
+	skip = rsdp[33];
 
-	fix_root(mem, msize, get64(rsdp + 24), 8, skip); /* XSDT */
-	fix_root(mem, msize, get32(rsdp + 16), 4, skip); /* RSDT */
+	fix_root(mem, msize, get64(rsdp + 24), 8); /* XSDT */
+	fix_root(mem, msize, get32(rsdp + 16), 4); /* RSDT */
 	if (!(skip & 1)) {
 		fix_sum(rsdp, 20, 8);
 		fix_sum(rsdp, 36, 32);

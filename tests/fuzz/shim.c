@@ -116,8 +116,8 @@ void sleep_ns(u64 ns)
 static u64 phys_base;
 static const u8 *phys_bytes;
 static size_t phys_size;
-static void *maps[64];
-static size_t nmaps;
+static void **maps;
+static size_t nmaps, maps_cap;
 
 void fake_phys_set(u64 base, const void *bytes, size_t size)
 {
@@ -143,14 +143,21 @@ bool virt_is_mapped(u64 va)
 void *memremap(u64 pa, size_t size)
 {
 	FUZZ_ASSERT(size > 0 && size <= (2u << 20));
-	FUZZ_ASSERT(nmaps < ARRAY_SIZE(maps));
+	if (nmaps == maps_cap) {
+		maps_cap = maps_cap ? 2 * maps_cap : 64;
+		maps = realloc(maps, maps_cap * sizeof(*maps));
+		FUZZ_ASSERT(maps);
+	}
 	u8 *p = malloc(size);
 	FUZZ_ASSERT(p);
-	for (size_t i = 0; i < size; i++) {
-		u64 a = pa + i; /* wraps like the hardware's address would not: 0xFF */
-		bool in = a >= pa && a >= phys_base && a - phys_base < phys_size;
-		p[i] = in ? phys_bytes[a - phys_base] : 0xFF;
-	}
+	host_memset(p, 0xFF, size);
+	/* The part of [pa, pa + size) inside the fake memory, if any (a range
+	 * that wraps past 2^64 has none past the wrap). */
+	u64 end = pa + size < pa ? UINT64_MAX : pa + size;
+	u64 lo = pa > phys_base ? pa : phys_base;
+	u64 hi = end < phys_base + phys_size ? end : phys_base + phys_size;
+	if (lo < hi)
+		host_memcpy(p + (lo - pa), phys_bytes + (lo - phys_base), hi - lo);
 	maps[nmaps++] = p;
 	return p;
 }
