@@ -1,10 +1,15 @@
-/* The host side of fold's fuzz targets (tests/fuzz/README... see fuzz.mk):
+/* The host side of fold's fuzz targets (tests/fuzz/fuzz.mk says how they
+ * are built and run):
  * what the shim (shim.c) offers the targets. Built like the host unit
  * tests: tests/host/rename.h is force-included, so kernel code keeps its
  * own memcpy/strlen/snprintf as fold_* next to libc's. */
 #ifndef FOLD_TESTS_FUZZ_H
 #define FOLD_TESTS_FUZZ_H
 #include "lib/types.h"
+
+/* Each fuzz_NAME.c defines libFuzzer's entry point: one input, return 0
+ * (or -1: not an input worth keeping in the corpus). */
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 /* Fake physical memory for the parsers that read firmware tables by
  * physical address (ACPI): [base, base + size) holds bytes, everything

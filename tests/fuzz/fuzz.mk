@@ -64,7 +64,9 @@ fuzz-test: $(FUZZ_BINS)
 	$(Q)$(FUZZ_RUN) test $(FUZZ_RUNS) $(FUZZ_SEED) $(FUZZ_TARGETS)
 
 # One compile per target: every source gets the fuzzer's coverage
-# instrumentation and the sanitizers. Any kernel header may matter.
+# instrumentation and the sanitizers. The preprocessor flags are
+# HOST_CPPFLAGS' (-I. and rename.h) without its -MMD, which would write
+# one .d per source over the same name: any kernel header may matter.
 FUZZ_HEADERS := $(wildcard lib/*.h kernel/*.h kernel/bench/*.h arch/x86_64/*.h \
 	arch/x86_64/preempt/*.h sched/*.h uapi/*.h tests/fuzz/*.h tests/host/rename.h)
 define FUZZ_RULE
@@ -78,6 +80,5 @@ $(foreach t,$(FUZZ_C_TARGETS),$(eval $(call FUZZ_RULE,$(t))))
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
 
-ifneq ($(FUZZ_SAVED_GOAL),)
+# Put back the includer's default goal (empty means "the next rule").
 .DEFAULT_GOAL := $(FUZZ_SAVED_GOAL)
-endif

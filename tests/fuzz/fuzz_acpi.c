@@ -24,8 +24,6 @@
 #define FUZZ_PHYS 0x07FE0000ULL
 #define SDT_HEADER 36
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-
 static u32 get32(const u8 *p)
 {
 	u32 v;

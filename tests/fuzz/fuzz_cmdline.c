@@ -5,9 +5,8 @@
 #include "tests/fuzz/fuzz.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
+#include "sched/preempt_mode.h"
 #include "lib/string.h"
-
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
@@ -29,7 +28,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	FUZZ_ASSERT(warnings >= 0);
 	FUZZ_ASSERT(console_loglevel >= 0 && console_loglevel <= 7);
-	FUZZ_ASSERT(cmdline.preempt_mode >= -1 && cmdline.preempt_mode <= 2);
+	FUZZ_ASSERT(cmdline.preempt_mode >= -1 && cmdline.preempt_mode <= PREEMPT_MODE_FULL);
 	FUZZ_ASSERT(cmdline.hz >= 10 && cmdline.hz <= 10000);
 	FUZZ_ASSERT(cmdline.nr_cpus <= 64);
 	FUZZ_ASSERT(memchr(cmdline.test, 0, sizeof(cmdline.test)));

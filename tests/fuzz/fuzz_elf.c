@@ -13,8 +13,6 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-
 #define PAGE_DOWN(x) ((x) & ~(ELF_PAGE_SIZE - 1))
 #define PAGE_UP(x)   PAGE_DOWN((x) + ELF_PAGE_SIZE - 1)
 

@@ -191,7 +191,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fuzz_ktap: no *.log in {args.corpus}", file=sys.stderr)
         return 2
     n, start = 0, time.monotonic()
-    todo = [open(p, "rb").read() for p in args.inputs] or None
+    todo = None
+    if args.inputs:
+        todo = []
+        for path in args.inputs:
+            with open(path, "rb") as f:
+                todo.append(f.read())
     while True:
         if todo is not None:
             if n == len(todo):

@@ -12,8 +12,6 @@
 #include "kernel/mm.h"
 #include "lib/string.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	static struct cmdline_values defaults;

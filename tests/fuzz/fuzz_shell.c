@@ -16,8 +16,6 @@
 #include "sched/preempt_mode.h"
 #include "lib/string.h"
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-
 /* The words of bench latency's and userlat's load=, as in
  * kernel/bench/bench_latency.c and bench_user.c (not linked here). */
 const char *const bench_latency_loads[3] = { "none", "hog", "pingpong" };
