@@ -227,6 +227,7 @@ test-kvm: tools
 # The harness runs last: its closing line is the run's "N passed, N failed".
 test: tools
 	$(Q)$(MAKE) -s host-test
+	$(Q)$(MAKE) -s --no-print-directory fuzz-test
 	$(Q)sh tests/check-make
 	$(Q)python3 tests/check-protos --self-test
 	$(Q)python3 tests/check-protos
@@ -238,6 +239,7 @@ test: tools
 	$(Q)python3 tests/run $(TESTFLAGS)
 
 -include tests/host/host.mk
+-include tests/fuzz/fuzz.mk
 -include scripts/gdb/gdb.mk
 -include tests/bench/bench.mk
 
@@ -245,7 +247,7 @@ test: tools
 # Missing build tools: as root, install them with scripts/install-deps.sh;
 # otherwise say which command to run.
 QEMU_PROGRAM := $(firstword $(or $(QEMU),$(shell $(QEMU_RUN) --print-binary 2>/dev/null)))
-NEEDED_TOOLS := $(CC) $(LD) $(NASM) grub-mkrescue xorriso mformat $(QEMU_PROGRAM) python3
+NEEDED_TOOLS := $(CC) $(LD) $(NASM) grub-mkrescue xorriso mformat $(QEMU_PROGRAM) python3 $(FUZZ_CC)
 MISSING := $(strip $(foreach t,$(NEEDED_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))))
 .PHONY: tools
 tools:
@@ -267,6 +269,8 @@ help:
 	@echo "  run            build and boot in QEMU (tests/lib/qemu-run), serial console on stdio"
 	@echo "  test           host unit tests, then every row of tests/configs in QEMU"
 	@echo "  host-test      only the host unit tests of lib/"
+	@echo "  fuzz           every fuzz target (tests/fuzz/) for $(FUZZ_LONG) executions, or FUZZ_TIME s each"
+	@echo "  fuzz-test      each fuzz target for $(FUZZ_RUNS) executions, seed $(FUZZ_SEED) (part of make test)"
 	@echo "  check-disasm   disassemble the probes of every count model and check them"
 	@echo "  check-protos   fail if a .c file declares a function prototype (tests/check-protos)"
 	@echo "  test-kvm       boot under KVM (x2APIC) and run the smp suite (not in make test)"
@@ -306,6 +310,8 @@ help:
 	@echo "  CROSS_COMPILE=$(CROSS_COMPILE)  toolchain prefix, e.g. x86_64-elf-"
 	@echo "  V=$(V)             1: show every command"
 	@echo "  TESTFLAGS=        extra tests/run arguments in make test, e.g. --group smp"
+	@echo "  FUZZ_TARGETS=\"$(FUZZ_TARGETS)\"  FUZZ_TIME=$(FUZZ_TIME) FUZZ_LONG=$(FUZZ_LONG)  make fuzz's targets, seconds or executions each"
+	@echo "  FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CC=$(FUZZ_CC)  make fuzz-test's executions and seed; the compiler (clang, libFuzzer)"
 	@echo "  GDB_PORT GDB_BREAK GDB_SERIAL  make gdb: gdbstub port (20000 + uid), first breakpoint (kmain), serial log"
 	@echo "  BENCH_MODELS BENCH_MODES BENCH_SMP BENCH_LOADS BENCH_ARGS BENCH_JOBS BENCH_TIMEOUT BENCH_OUT  make bench's matrix"
 	@echo "  QEMU=$(QEMU)  the QEMU command (unset: $(QEMU_PROGRAM), tests/lib/qemu.py's default)"

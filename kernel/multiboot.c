@@ -12,15 +12,28 @@ struct mb_tag {
 	u32 type, size;
 };
 
+/* A string tag's body: at most len bytes, up to its NUL if it has one
+ * (GRUB writes one, but nothing past the tag is read to find it). */
+static void copy_string(char *dst, size_t size, const u8 *body, u32 len)
+{
+	size_t k = 0;
+	while (k < len && k < size - 1 && body[k])
+		k++;
+	memcpy(dst, body, k);
+	dst[k] = 0;
+}
+
 /* One module tag's body: two u32 addresses, then the string, which may be
  * empty; it is read only inside the tag's size. The name is its first
  * word (spaces and tabs separate words), cut to MB_MOD_NAME_MAX - 1. */
 static void module_record(struct mb_module *mod, const u8 *body, u32 len)
 {
 	const char *str = (const char *)body + 8;
-	u32 n = len - 8, i = 0, k = 0;
-	mod->start = ((const u32 *)body)[0];
-	mod->end = ((const u32 *)body)[1];
+	u32 n = len - 8, i = 0, k = 0, w;
+	memcpy(&w, body, 4);
+	mod->start = w;
+	memcpy(&w, body + 4, 4);
+	mod->end = w;
 	while (i < n && (str[i] == ' ' || str[i] == '\t'))
 		i++;
 	while (i < n && str[i] && str[i] != ' ' && str[i] != '\t' &&
@@ -36,17 +49,22 @@ void multiboot_parse(u64 info_phys)
 	boot_info.info_phys = info_phys;
 	boot_info.info_size = total;
 
-	for (u32 off = 8; off + 8 <= total;) {
+	/* A tag is read only if it lies inside the block: one that runs past
+	 * the total size (or says it is shorter than its own header) ends
+	 * the list, as the end tag does. off is 64-bit: a tag size near
+	 * 2^32 must not wrap it back to an earlier tag. */
+	for (u64 off = 8; off + 8 <= total;) {
 		const struct mb_tag *tag = (const void *)(info + off);
 		const u8 *body = (const u8 *)(tag + 1);
-		if (tag->type == 0 || tag->size < 8)
+		if (tag->type == 0 || tag->size < 8 || tag->size > total - off)
 			break;
+		u32 len = tag->size - 8; /* the body's bytes */
 		switch (tag->type) {
 		case 1: /* boot command line */
-			strlcpy(boot_info.cmdline, (const char *)body, sizeof(boot_info.cmdline));
+			copy_string(boot_info.cmdline, sizeof(boot_info.cmdline), body, len);
 			break;
 		case 2: /* boot loader name */
-			strlcpy(boot_info.loader, (const char *)body, sizeof(boot_info.loader));
+			copy_string(boot_info.loader, sizeof(boot_info.loader), body, len);
 			break;
 		case 3: /* module (3.6.6): mod_start, mod_end, a NUL-terminated string */
 			if (tag->size < 16)
@@ -55,12 +73,14 @@ void multiboot_parse(u64 info_phys)
 				boot_info.mods_dropped++;
 				break;
 			}
-			module_record(&boot_info.mods[boot_info.mods_count++], body,
-				      tag->size - 8);
+			module_record(&boot_info.mods[boot_info.mods_count++], body, len);
 			break;
 		case 6: { /* memory map: entry_size, entry_version, entries */
-			u32 esize = ((const u32 *)body)[0];
-			for (u32 e = 16; e + esize <= tag->size && esize >= 20; e += esize) {
+			u32 esize;
+			if (len < 8)
+				break;
+			memcpy(&esize, body, 4);
+			for (u64 e = 16; e + esize <= tag->size && esize >= 20; e += esize) {
 				const u8 *ent = (const u8 *)tag + e;
 				if (boot_info.mmap_count == MB_MMAP_MAX)
 					break;
@@ -74,7 +94,7 @@ void multiboot_parse(u64 info_phys)
 		case 14: /* ACPI old RSDP (20 bytes) */
 		case 15: /* ACPI new RSDP (36 bytes) */
 			if (!boot_info.rsdp_len || tag->type == 15) {
-				u32 n = tag->size - 8;
+				u32 n = len;
 				if (n > sizeof(boot_info.rsdp))
 					n = sizeof(boot_info.rsdp);
 				memcpy(boot_info.rsdp, body, n);
@@ -83,7 +103,7 @@ void multiboot_parse(u64 info_phys)
 			}
 			break;
 		}
-		off += (tag->size + 7) & ~7u;
+		off += ((u64)tag->size + 7) & ~7ull;
 	}
 }
 

@@ -39,13 +39,30 @@ static bool checksum_ok(const void *p, size_t n)
 	return sum == 0;
 }
 
+/* Table fields need not be aligned (a MADT entry's u64 sits at offset 4):
+ * read them by bytes. */
+static u32 get_u32(const u8 *p)
+{
+	u32 v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static u64 get_u64(const u8 *p)
+{
+	u64 v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
 /* ACPI tables may sit in RAM the direct map does not cover (QEMU puts
- * them in a "reserved" range): map them if needed. */
+ * them in a "reserved" range): map them if needed. A range that wraps
+ * past the top of the address space is never in the direct map. */
 static const void *acpi_map(u64 pa, size_t len)
 {
-	bool mapped = true;
-	for (u64 p = ALIGN_DOWN(pa, PAGE_SIZE); p < pa + len; p += PAGE_SIZE)
-		if (!virt_is_mapped((u64)phys_to_virt(p)))
+	bool mapped = pa + len >= pa;
+	for (u64 p = ALIGN_DOWN(pa, PAGE_SIZE); mapped && p < pa + len; p += PAGE_SIZE)
+		if (!virt_is_mapped((u64)phys_to_virt(p)) || p + PAGE_SIZE < p)
 			mapped = false;
 	return mapped ? phys_to_virt(pa) : memremap(pa, len);
 }
@@ -67,37 +84,59 @@ static const struct sdt_header *map_table(u64 pa, const char *why)
 	return h;
 }
 
+/* The smallest length of each MADT entry type read here (ACPI 6.5
+ * 5.2.12.2, .3, .8, .12); a shorter one is skipped. */
+static u8 madt_entry_min(u8 type)
+{
+	switch (type) {
+	case 0: return 8;
+	case 1: return 12;
+	case 5: return 12;
+	case 9: return 16;
+	default: return 2;
+	}
+}
+
 static void parse_madt(const struct sdt_header *h)
 {
 	const u8 *p = (const u8 *)h + sizeof(*h);
 	const u8 *end = (const u8 *)h + h->length;
-	madt.lapic_phys = *(const u32 *)p; /* Local Interrupt Controller Address */
-	p += 8;                            /* ... and Flags */
-	while (p + 2 <= end && p[1] >= 2 && p + p[1] <= end) {
+	if (end - p < 8) {
+		madt.skipped++; /* no room for the LAPIC address and flags */
+		return;
+	}
+	madt.lapic_phys = get_u32(p); /* Local Interrupt Controller Address */
+	p += 8;                       /* ... and Flags */
+	while (end - p >= 2 && p[1] >= 2 && p[1] <= end - p) {
 		u8 type = p[0];
 		u32 id = 0, flags = 0;
 		bool cpu = false;
+		if (p[1] < madt_entry_min(type)) {
+			madt.skipped++;
+			p += p[1];
+			continue;
+		}
 		switch (type) {
 		case 0: /* Processor Local APIC (5.2.12.2) */
 			id = p[3];
-			flags = *(const u32 *)(p + 4);
+			flags = get_u32(p + 4);
 			cpu = true;
 			break;
 		case 9: /* Processor Local x2APIC (5.2.12.12) */
-			id = *(const u32 *)(p + 4);
-			flags = *(const u32 *)(p + 8);
+			id = get_u32(p + 4);
+			flags = get_u32(p + 8);
 			cpu = true;
 			break;
 		case 1: /* I/O APIC (5.2.12.3) */
 			if (madt.nioapics < MAX_IOAPICS) {
 				madt.ioapics[madt.nioapics].id = p[2];
-				madt.ioapics[madt.nioapics].phys = *(const u32 *)(p + 4);
-				madt.ioapics[madt.nioapics].gsi_base = *(const u32 *)(p + 8);
+				madt.ioapics[madt.nioapics].phys = get_u32(p + 4);
+				madt.ioapics[madt.nioapics].gsi_base = get_u32(p + 8);
 				madt.nioapics++;
 			}
 			break;
 		case 5: /* Local APIC Address Override (5.2.12.8) */
-			madt.lapic_phys = *(const u64 *)(p + 4);
+			madt.lapic_phys = get_u64(p + 4);
 			break;
 		}
 		if (cpu) {

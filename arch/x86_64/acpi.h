@@ -14,7 +14,7 @@ struct madt_info {
 	u32 apic_ids[MAX_CPUS];
 	u32 nioapics;
 	struct { u32 id, phys, gsi_base; } ioapics[MAX_IOAPICS];
-	u32 skipped;               /* disabled or over MAX_CPUS */
+	u32 skipped;               /* disabled, over MAX_CPUS, or too short */
 };
 
 extern struct madt_info madt;

@@ -45,6 +45,16 @@ static inline int host_memcmp(const void *a, const void *b, size_t n)
 	return memcmp(a, b, n);
 }
 
+static inline void *host_memcpy(void *d, const void *s, size_t n)
+{
+	return memcpy(d, s, n);
+}
+
+static inline void *host_memset(void *d, int c, size_t n)
+{
+	return memset(d, c, n);
+}
+
 static inline size_t host_strlen(const char *s)
 {
 	return strlen(s);

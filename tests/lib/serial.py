@@ -29,6 +29,11 @@ def read_log(path: str) -> list[str]:
             data = f.read()
     except FileNotFoundError:
         return []
+    return decode_log(data)
+
+
+def decode_log(data: bytes) -> list[str]:
+    """read_log() of a file that holds data (the KTAP fuzzer's way in)."""
     text = data.decode("utf-8", "replace")
     lines = text.split("\n")
     if lines and lines[-1] == "":

@@ -1,0 +1,130 @@
+/* Fuzz target: ACPI CPU discovery (arch/x86_64/acpi.c): the RSDP, the
+ * RSDT or XSDT, and the MADT. The input's first 36 bytes are the RSDP as
+ * GRUB copied it into boot_info; the rest is physical memory from
+ * FUZZ_PHYS (where QEMU puts its tables, near the top of RAM): tables,
+ * pointers and all. Before parsing, the target fixes up every checksum it
+ * can find, so that random contents get past them: the RSDP's two, the
+ * RSDT's and the XSDT's, and those of the tables their entries point to
+ * inside the memory (a table whose length runs out of the memory keeps
+ * its bytes). Byte 33 of the RSDP (reserved; the parser ignores it) says
+ * which fix-ups to skip, so the checksum failures are reached too:
+ * bit 0 the RSDP's, bit 1 the root tables', bit 2 the other tables'; bit
+ * 3 makes it an ACPI 1.0 RSDP of 20 bytes; bit 4 keeps table lengths
+ * that run out of the memory (see fix_table).
+ *
+ * Every table is read through memremap(), which hands out an exact-size
+ * heap copy (tests/fuzz/shim.c): a read past what the parser mapped is an
+ * ASan report. After parsing, `madt` must be within its arrays and the
+ * CPUs it lists distinct. */
+#include "tests/fuzz/fuzz.h"
+#include "arch/x86_64/acpi.h"
+#include "kernel/multiboot.h"
+#include "lib/string.h"
+
+#define FUZZ_PHYS 0x07FE0000ULL
+#define SDT_HEADER 36
+
+static u32 get32(const u8 *p)
+{
+	u32 v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static u64 get64(const u8 *p)
+{
+	u64 v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* Make n bytes at p sum to 0 by changing the byte at p[at]. */
+static void fix_sum(u8 *p, size_t n, size_t at)
+{
+	u8 sum = 0;
+	p[at] = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += p[i];
+	p[at] = (u8)-sum;
+}
+
+static u8 skip; /* RSDP byte 33: the fix-ups not to do */
+
+/* The table at physical pa, if its header lies in mem: its checksum fixed
+ * up; returns its length, or 0. A length the parser takes (36 bytes to
+ * 1 MiB) that runs out of mem is folded into it first, unless skip bit 4
+ * says not to: the parser would read and sum up to a MiB of 0xFF for
+ * each, and the fuzzer would spend its time there. */
+static u32 fix_table(u8 *mem, size_t size, u64 pa)
+{
+	if (pa < FUZZ_PHYS || pa - FUZZ_PHYS > size || size - (pa - FUZZ_PHYS) < SDT_HEADER)
+		return 0;
+	u8 *t = mem + (pa - FUZZ_PHYS);
+	u32 len = get32(t + 4), room = (u32)(size - (pa - FUZZ_PHYS));
+	if (len > room && len <= (1u << 20) && !(skip & 0x10)) {
+		len = SDT_HEADER + len % (room - SDT_HEADER + 1);
+		memcpy(t + 4, &len, 4);
+	}
+	if (len < SDT_HEADER || len > room)
+		return 0;
+	fix_sum(t, len, 9);
+	return len;
+}
+
+/* A root table's entries first (their tables), then the root itself. */
+static void fix_root(u8 *mem, size_t size, u64 pa, size_t entry)
+{
+	u32 len = fix_table(mem, size, pa);
+	if (!len)
+		return;
+	const u8 *t = mem + (pa - FUZZ_PHYS);
+	for (size_t off = SDT_HEADER; off + entry <= len; off += entry) {
+		u64 child = entry == 8 ? get64(t + off) : get32(t + off);
+		if (!(skip & 4) && child != pa)
+			fix_table(mem, size, child);
+	}
+	if (!(skip & 2))
+		fix_table(mem, size, pa);
+	else
+		mem[pa - FUZZ_PHYS + 9] ^= 0x5A; /* a checksum that fails */
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	if (size < 36)
+		return -1;
+	u8 rsdp[36];
+	memcpy(rsdp, data, 36);
+	size_t msize = size - 36;
+	u8 *mem = malloc(msize ? msize : 1);
+	FUZZ_ASSERT(mem);
+	memcpy(mem, data + 36, msize);
+	skip = rsdp[33];
+
+	fix_root(mem, msize, get64(rsdp + 24), 8); /* XSDT */
+	fix_root(mem, msize, get32(rsdp + 16), 4); /* RSDT */
+	if (!(skip & 1)) {
+		fix_sum(rsdp, 20, 8);
+		fix_sum(rsdp, 36, 32);
+	}
+
+	memset(&boot_info, 0, sizeof(boot_info));
+	memset(&madt, 0, sizeof(madt));
+	memcpy(boot_info.rsdp, rsdp, 36);
+	boot_info.rsdp_len = skip & 8 ? 20 : 36;
+	boot_info.rsdp_version = skip & 8 ? 1 : 2;
+	fake_phys_set(FUZZ_PHYS, mem, msize);
+
+	bool ok = acpi_init();
+
+	fake_phys_reset();
+	free(mem);
+	FUZZ_ASSERT(ok == madt.valid);
+	FUZZ_ASSERT(!ok || madt.ncpus >= 1);
+	FUZZ_ASSERT(madt.ncpus <= MAX_CPUS);
+	FUZZ_ASSERT(madt.nioapics <= MAX_IOAPICS);
+	for (u32 i = 0; i < madt.ncpus; i++)
+		for (u32 j = 0; j < i; j++)
+			FUZZ_ASSERT(madt.apic_ids[i] != madt.apic_ids[j]);
+	return 0;
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Write the binary seeds of fold's fuzz targets into tests/fuzz/corpus/.
+
+    python3 tests/fuzz/mkseeds.py
+
+The seeds are committed; this script says how each was made, and makes
+them again (byte for byte) if a format changes. multiboot: an information
+block like GRUB's for `make run` (command line, loader name, two modules,
+a QEMU -m 256M memory map, both RSDPs). acpi: QEMU pc's table layout (an
+RSDP pointing at an RSDT and an XSDT, a FACP before the MADT, a MADT with
+two local APICs, an I/O APIC, interrupt overrides, a NMI entry) and one
+with x2APIC entries. elf: a static x86-64 executable with a text and a
+data segment and a PT_GNU_STACK, the shape user/user.mk's linker script
+gives. The fuzz targets fix checksums up themselves; these are correct
+anyway.
+"""
+
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PHYS = 0x07FE0000                     # tests/fuzz/fuzz_acpi.c's FUZZ_PHYS
+
+
+def write(target, name, data):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+# ---- multiboot2 ----------------------------------------------------------
+
+def tag(type_, body):
+    t = struct.pack("<II", type_, 8 + len(body)) + body
+    return t + b"\0" * (-len(t) % 8)
+
+
+def rsdp(rev):
+    r = bytearray(b"RSD PTR " + b"\0" + b"BOCHS " + bytes([rev]) +
+                  struct.pack("<I", PHYS + 0x40))
+    r[8] = -sum(r) & 0xFF
+    if rev >= 2:
+        r += struct.pack("<IQ", 36, PHYS + 0x80) + b"\0" * 4
+        r[32] = -sum(r) & 0xFF
+    return bytes(r)
+
+
+def multiboot():
+    mmap = [(0, 0x9FC00, 1), (0x9FC00, 0x400, 2), (0xF0000, 0x10000, 2),
+            (0x100000, 0xFEE0000, 1), (0xFFE0000, 0x20000, 2),
+            (0xFFFC0000, 0x40000, 2)]
+    entries = b"".join(struct.pack("<QQII", b, n, t, 0) for b, n, t in mmap)
+    tags = (tag(1, b"test=all hz=1000\0") + tag(2, b"GRUB 2.06-13+deb12u1\0") +
+            tag(3, struct.pack("<II", 0x200000, 0x203000) + b"hello /boot/user/hello\0") +
+            tag(3, struct.pack("<II", 0x204000, 0x204800) + b"  spin\0") +
+            tag(6, struct.pack("<II", 24, 0) + entries) +
+            tag(14, rsdp(0)) + tag(15, rsdp(2)) + tag(0, b""))
+    return struct.pack("<II", 8 + len(tags), 0) + tags
+
+
+# ---- ACPI ----------------------------------------------------------------
+
+def sdt(sig, body, rev=1):
+    h = bytearray(sig + struct.pack("<IBB", 36 + len(body), rev, 0) +
+                  b"BOCHS BXPC    " + struct.pack("<III", 1, 0x43505842, 1))
+    t = h + body
+    t[9] = -sum(t) & 0xFF
+    return bytes(t)
+
+
+def madt(x2apic):
+    body = struct.pack("<II", 0xFEE00000, 1)
+    for i in range(2):
+        if x2apic:
+            body += struct.pack("<BBHIII", 9, 16, 0, i, 1, i)
+        else:
+            body += struct.pack("<BBBBI", 0, 8, i, i, 1)
+    body += struct.pack("<BBBBII", 1, 12, 0, 0, 0xFEC00000, 0)
+    for irq, gsi, flags in ((0, 2, 0), (5, 5, 0xD), (9, 9, 0xD), (10, 10, 0xD), (11, 11, 0xD)):
+        body += struct.pack("<BBBBIH", 2, 10, 0, irq, gsi, flags)
+    body += struct.pack("<BBBHB", 4, 6, 0xFF, 0, 1)   # local APIC NMI, LINT1
+    if x2apic:
+        body += struct.pack("<BBHQ", 5, 12, 0, 0xFEE00000)  # address override
+    return sdt(b"APIC", body, 3)
+
+
+def acpi(x2apic):
+    # PHYS+0x00 FACP, +0x40 RSDT, +0x80 XSDT, +0x100 MADT
+    facp = sdt(b"FACP", b"\0" * 40)
+    mem = bytearray(0x100)
+    mem[0:len(facp)] = facp
+    rsdt = sdt(b"RSDT", struct.pack("<II", PHYS, PHYS + 0x100))
+    xsdt = sdt(b"XSDT", struct.pack("<QQ", PHYS, PHYS + 0x100))
+    mem[0x40:0x40 + len(rsdt)] = rsdt
+    mem[0x80:0x80 + len(xsdt)] = xsdt
+    return rsdp(2) + bytes(mem) + madt(x2apic)
+
+
+# ---- ELF -----------------------------------------------------------------
+
+def elf():
+    base = 0x400000
+    text = b"\x48\xc7\xc0\x27\x00\x00\x00\x0f\x05\xeb\xfe"   # getpid; jmp .
+    data = b"fold\0\0\0\0"
+    phnum, ehsize, phsize = 3, 64, 56
+    eh = struct.pack("<4sBBBBB7sHHIQQQIHHHHHH", b"\x7fELF", 2, 1, 1, 0, 0, b"\0" * 7,
+                     2, 62, 1, base + 0x1000, ehsize, 0, 0, ehsize, phsize, phnum, 64, 0, 0)
+    # The file offsets follow the headers (a linker would put the text at
+    # 0x1000: 3.8 KiB of zeros in a seed). Text R+X, data R+W with bss.
+    text_off = ehsize + phnum * phsize
+    data_off = text_off + len(text)
+    ph = struct.pack("<IIQQQQQQ", 1, 5, text_off, base + 0x1000, base + 0x1000,
+                     len(text), len(text), 0x1000)
+    ph += struct.pack("<IIQQQQQQ", 1, 6, data_off, base + 0x2000, 0, len(data), 0x2000, 0x1000)
+    ph += struct.pack("<IIQQQQQQ", 0x6474E551, 6, 0, 0, 0, 0, 0, 16)
+    return eh + ph + text + data
+
+
+def main():
+    write("multiboot", "grub-run", multiboot())
+    write("acpi", "qemu-pc", acpi(False))
+    write("acpi", "x2apic", acpi(True))
+    write("elf", "static", elf())
+
+
+if __name__ == "__main__":
+    main()
