@@ -57,16 +57,22 @@ void enqueue(struct rq *rq, struct thread *t, bool head)
 	t->on_rq = 1;
 }
 
-static struct thread *pick_next(struct rq *rq)
+struct thread *rq_first_queued(struct rq *rq)
 {
 	struct thread *t;
 	list_for_each_entry(t, &rq->fifo, rq_node)
 		if (!rt_throttled(rq, t))
-			goto found;
+			return t;
 	if (list_empty(&rq->normal))
+		return NULL;
+	return list_first_entry(&rq->normal, struct thread, rq_node);
+}
+
+static struct thread *pick_next(struct rq *rq)
+{
+	struct thread *t = rq_first_queued(rq);
+	if (!t)
 		return rq->idle;
-	t = list_first_entry(&rq->normal, struct thread, rq_node);
-found:
 	dequeue(rq, t);
 	return t;
 }

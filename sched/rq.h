@@ -27,6 +27,10 @@ extern struct rq rqs[MAX_CPUS];
  * at the tail (or head). */
 void enqueue(struct rq *rq, struct thread *t, bool head);
 
+/* The thread pick_next() would take from rq (the first FIFO thread not
+ * throttled, else the first normal one), left queued; NULL if none. */
+struct thread *rq_first_queued(struct rq *rq);
+
 /* The second half of a switch, on the thread switched to (sched/core.c). */
 void finish_switch(struct thread *prev);
 

@@ -55,18 +55,6 @@ static struct rq *lock_task_rq(struct thread *t)
 	}
 }
 
-/* The first thread pick_next() would take from rq, or NULL. */
-static struct thread *first_queued(struct rq *rq)
-{
-	struct thread *t;
-	list_for_each_entry(t, &rq->fifo, rq_node)
-		if (!rt_throttled(rq, t))
-			return t;
-	if (list_empty(&rq->normal))
-		return NULL;
-	return list_first_entry(&rq->normal, struct thread, rq_node);
-}
-
 int sched_setscheduler(struct thread *t, int prio)
 {
 	if (prio < PRIO_NORMAL || prio > 99)
@@ -88,7 +76,7 @@ int sched_setscheduler(struct thread *t, int prio)
 			resched_curr(cpu);
 	} else if (rq->curr == t && prio < old) {
 		/* Lowered while it runs: a queued thread may outrank it now. */
-		struct thread *next = first_queued(rq);
+		struct thread *next = rq_first_queued(rq);
 		if (next && next->prio > prio)
 			resched_curr(cpu);
 	}
