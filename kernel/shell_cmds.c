@@ -81,7 +81,7 @@ static int cmd_preempt(int argc, char **argv)
 		int m = preempt_mode_parse(argv[1]);
 		if (m < 0) {
 			char e[ESCAPE_SIZE(40)];
-			console_printf("preempt: unknown mode '%s' (none, voluntary or full)\n",
+			console_printf("preempt: unknown mode '%s' (modes:" PREEMPT_MODE_NAMES ")\n",
 				       string_escape_str(argv[1], e, sizeof(e)));
 			return -1;
 		}
@@ -176,7 +176,7 @@ const struct shell_cmd shell_cmds[] = {
 	{ "help", "help                       this list", cmd_help },
 	{ "cpus", "cpus                       CPUs, current threads, preempt counts", cmd_cpus },
 	{ "ps", "ps                         threads: CPU, state, priority, switches", cmd_ps },
-	{ "preempt", "preempt [none|voluntary|full]  show or switch the mode", cmd_preempt },
+	{ "preempt", "preempt [MODE]             show or switch the mode:" PREEMPT_MODE_NAMES, cmd_preempt },
 	{ "stat", "stat                       per-CPU IRQ, IPI, fold and preemption counters", cmd_stat },
 	{ "bench", "bench NAME [key=value ...] a benchmark (below), e.g. bench latency load=hog", cmd_bench },
 	{ "test", "test [SUITE[,SUITE]]       run in-kernel test suites (KTAP); all: every suite", cmd_test },
