@@ -292,6 +292,8 @@ help:
 	@echo "variables (current value):"
 	@echo "  COUNT=$(COUNT)      count model: folded percpu ti off, or racy (the article's first idea)"
 	@echo "  PREEMPT=$(PREEMPT)      default preemption mode: $(PREEMPT_MODES) (boot: preempt=)"
+	@sed -n 's/^[[:space:]]*X.[A-Z_]*, *\([a-z_]*\), *"\(.*\)").*/                    \1: \2/p' sched/preempt_mode.h
+	@echo "                    (Linux 7.0 on x86 keeps only full and lazy: README, \"Preemption modes\")"
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
 	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"
 	@echo "  MIGHT_FAULT=$(MIGHT_FAULT)   0: user copies without might_fault() (boot: might_fault=off)"
