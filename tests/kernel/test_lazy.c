@@ -11,6 +11,9 @@
  *   lazy, W FIFO     TIF_NEED_RESCHED, folded at once: W runs at the exit
  *                    of the waking interrupt, before the next tick
  *   full, W normal   the same as FIFO: the request is full
+ *   lazy, H in user mode (the spin program), W normal: the lazy flag
+ *                    only, but the timer interrupt's return to user mode
+ *                    honours it: W runs before the next tick
  * The ticks are counted on X (tick_count()), so "before the next tick"
  * does not depend on the host's speed; the time bounds do, and are checked
  * under clock=icount only. */
@@ -23,6 +26,11 @@
 #include "sched/sched.h"
 #include "sched/wait.h"
 #include "sched/preempt_mode.h"
+#include "kernel/smp.h"
+#include "kernel/module.h"
+#include "kernel/process.h"
+#include "uapi/syscall.h" /* SIGKILL */
+#include "tests/kernel/user_run.h"
 #include "arch/x86_64/cpu.h"
 
 struct lazy_scenario {
@@ -138,6 +146,53 @@ static void run_scenario(int w_prio, bool from_timer)
 	thread_join(h);
 }
 
+/* The user-mode hog: H is the spin program's thread, in ring 3. The
+ * timer is armed on X from here, half a period after a tick of X. */
+static void arm_on_x(void *arg)
+{
+	(void)arg;
+	hrtimer_start(&ls.timer, ktime_get_ns() + period_ns() + period_ns() / 2);
+}
+
+static bool run_user_scenario(struct ktest *t)
+{
+	ls = (struct lazy_scenario){ .cpu = test_cpu(), .from_timer = true };
+	init_completion(&ls.go);
+	hrtimer_init(&ls.timer, timer_fn);
+	u64 mask = 1UL << ls.cpu;
+	struct thread *w = thread_create(waiter_fn, NULL, "lazy-w", PRIO_NORMAL, mask);
+	while (!READ_ONCE(ls.w_waiting))
+		sleep_ns(100 * NSEC_PER_USEC);
+	sleep_ns(NSEC_PER_MSEC);
+	user_quiet_begin();
+	const char *argv[] = { "spin" };
+	struct spawn_args a = { "spin", 1, argv, NULL, false, mask };
+	int err = 0;
+	struct process *p = process_spawn(&a, &err);
+	if (!p) {
+		user_quiet_end();
+		KT_EXPECT_EQ(t, err, 0);
+		ls.stop = 1;
+		complete(&ls.go);
+		thread_join(w);
+		return false;
+	}
+	ls.hog = p->thread;
+	sleep_ns(2 * NSEC_PER_MSEC); /* the spin is in ring 3 on X */
+	ls.recv0 = per_cpu(stats.resched_ipi_received, ls.cpu);
+	ls.folds0 = per_cpu(stats.folds, ls.cpu);
+	ls.promoted0 = per_cpu(stats.lazy_promoted, ls.cpu);
+	u64 t0 = tick_count(ls.cpu);
+	while (tick_count(ls.cpu) == t0)
+		cpu_relax();
+	smp_call_function_single(ls.cpu, arm_on_x, NULL, true);
+	thread_join(w);
+	process_kill(p->pid, SIGKILL);
+	process_wait(p);
+	user_quiet_end();
+	return true;
+}
+
 static void report(struct ktest *t, const char *what)
 {
 	ktest_diag(t, "%s, %s: W ran %llu ns after the wake-up, ticks on X %llu..%llu then %llu; "
@@ -238,6 +293,32 @@ static void lazy_fifo_wakeup_preempts_at_once(struct ktest *t)
 	preempt_mode_set(saved);
 }
 
+/* The return to user mode acts on the lazy flag (EXIT_TO_USER_MODE_WORK):
+ * a normal wake-up where a user program runs switches at the waking
+ * interrupt's return to ring 3, not at the next tick. */
+static void lazy_user_hog_switches_at_return_to_user(struct ktest *t)
+{
+	if (!module_find("spin"))
+		KT_SKIP(t, "no user program 'spin' in this ISO");
+	int saved;
+	if (!enter_mode(t, PREEMPT_MODE_LAZY, &saved))
+		KT_SKIP(t, "COUNT=%s has no lazy mode", preempt_model_name());
+	bool ran = run_user_scenario(t);
+	if (ran)
+		report(t, "normal W, woken by a timer on X, H in user mode");
+	preempt_mode_set(saved);
+	if (!ran)
+		return;
+	KT_EXPECT(t, ls.hog_flags & _TIF_NEED_RESCHED_LAZY);
+	KT_EXPECT(t, !(ls.hog_flags & _TIF_NEED_RESCHED));
+	KT_EXPECT_EQ(t, ls.lazy_made, 1);
+	KT_EXPECT_EQ(t, ls.raw_after, ls.raw_before);
+	KT_EXPECT_EQ(t, ls.promoted, 0);                /* no tick needed */
+	KT_EXPECT_EQ(t, ls.run_tick, ls.tick_after);    /* before the next tick */
+	if (cmdline.icount)
+		KT_EXPECT_OP(t, ls.run_ns - ls.wake_ns, <, period_ns() / 4);
+}
+
 /* The contrast: in full mode the same normal wake-up preempts at once. */
 static void full_normal_wakeup_preempts_at_once(struct ktest *t)
 {
@@ -297,5 +378,6 @@ KTEST_SUITE(lazy,
 	KTEST_CASE(lazy_normal_wakeup_waits_for_tick),
 	KTEST_CASE(lazy_normal_remote_wakeup_sends_no_ipi),
 	KTEST_CASE(lazy_fifo_wakeup_preempts_at_once),
+	KTEST_CASE(lazy_user_hog_switches_at_return_to_user),
 	KTEST_CASE(full_normal_wakeup_preempts_at_once),
 	KTEST_CASE(lazy_flag_not_in_count));
