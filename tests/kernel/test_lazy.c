@@ -31,6 +31,7 @@
 #include "kernel/process.h"
 #include "uapi/syscall.h" /* SIGKILL */
 #include "tests/kernel/user_run.h"
+#include "kernel/entry/common.h"
 #include "arch/x86_64/cpu.h"
 
 struct lazy_scenario {
@@ -43,6 +44,7 @@ struct lazy_scenario {
 	/* at the wake-up */
 	u64 wake_ns, tick_before, tick_after;
 	u64 hog_flags;            /* H's flags just after */
+	bool in_user;             /* the timer interrupted ring 3 */
 	u32 raw_before, raw_after; /* the waking CPU's raw count around it */
 	u64 ipi_sent, lazy_made;  /* the waking CPU's counters: deltas */
 	/* on X from H's start to W's run: deltas */
@@ -80,6 +82,8 @@ static void wake_w(void)
 static void timer_fn(struct hrtimer *t)
 {
 	(void)t;
+	struct pt_regs *regs = this_cpu_read(irq_regs);
+	ls.in_user = regs && user_mode(regs);
 	wake_w();
 }
 
@@ -178,7 +182,10 @@ static bool run_user_scenario(struct ktest *t)
 		return false;
 	}
 	ls.hog = p->thread;
-	sleep_ns(2 * NSEC_PER_MSEC); /* the spin is in ring 3 on X */
+	/* Until a tick has seen the spin in ring 3 on X. */
+	u64 end = ktime_get_ns() + NSEC_PER_SEC;
+	while (READ_ONCE(p->thread->utime) == 0 && ktime_get_ns() < end)
+		sleep_ns(NSEC_PER_MSEC);
 	ls.recv0 = per_cpu(stats.resched_ipi_received, ls.cpu);
 	ls.folds0 = per_cpu(stats.folds, ls.cpu);
 	ls.promoted0 = per_cpu(stats.lazy_promoted, ls.cpu);
@@ -243,12 +250,12 @@ static void check_immediate(struct ktest *t)
 	KT_EXPECT_EQ(t, ls.lazy_made, 0);
 	if (ls.from_timer && PREEMPT_FOLDS_RESCHED) /* local: folded at once */
 		KT_EXPECT_EQ(t, ls.raw_after, ls.raw_before & ~PREEMPT_NEED_RESCHED);
-	/* Before the next tick. From another CPU the IPI's way to X is the
-	 * host's business under wall-clock TCG: only icount says how long. */
-	if (ls.from_timer || cmdline.icount)
+	/* Before the next tick. Under wall-clock TCG the host may delay the
+	 * IPI or the switch past a tick falling due: only icount says. */
+	if (cmdline.icount) {
 		KT_EXPECT_EQ(t, ls.run_tick, ls.tick_after);
-	if (cmdline.icount)
 		KT_EXPECT_OP(t, ls.run_ns - ls.wake_ns, <, period_ns() / 4);
+	}
 }
 
 static void lazy_normal_wakeup_waits_for_tick(struct ktest *t)
@@ -303,20 +310,33 @@ static void lazy_user_hog_switches_at_return_to_user(struct ktest *t)
 	int saved;
 	if (!enter_mode(t, PREEMPT_MODE_LAZY, &saved))
 		KT_SKIP(t, "COUNT=%s has no lazy mode", preempt_model_name());
-	bool ran = run_user_scenario(t);
+	/* A wake-up that struck H in the kernel (a tick, a page fault of
+	 * its first run: the host's timing under wall-clock TCG) says
+	 * nothing about the return to user mode: again, up to 5 times. */
+	bool ran = false;
+	for (int attempt = 0; attempt < 5; attempt++) {
+		ran = run_user_scenario(t);
+		if (!ran || ls.in_user)
+			break;
+	}
 	if (ran)
-		report(t, "normal W, woken by a timer on X, H in user mode");
+		report(t, ls.in_user ? "normal W, woken by a timer on X, H in user mode"
+				     : "normal W, woken by a timer on X, H in the kernel (5 times)");
 	preempt_mode_set(saved);
 	if (!ran)
 		return;
+	KT_EXPECT(t, ls.in_user);
 	KT_EXPECT(t, ls.hog_flags & _TIF_NEED_RESCHED_LAZY);
 	KT_EXPECT(t, !(ls.hog_flags & _TIF_NEED_RESCHED));
 	KT_EXPECT_EQ(t, ls.lazy_made, 1);
 	KT_EXPECT_EQ(t, ls.raw_after, ls.raw_before);
-	KT_EXPECT_EQ(t, ls.promoted, 0);                /* no tick needed */
-	KT_EXPECT_EQ(t, ls.run_tick, ls.tick_after);    /* before the next tick */
-	if (cmdline.icount)
-		KT_EXPECT_OP(t, ls.run_ns - ls.wake_ns, <, period_ns() / 4);
+	/* Before the next tick, with no promotion. Under wall-clock TCG a
+	 * tick may fall due while the host delays the switch: icount only. */
+	if (!cmdline.icount)
+		return;
+	KT_EXPECT_EQ(t, ls.promoted, 0);
+	KT_EXPECT_EQ(t, ls.run_tick, ls.tick_after);
+	KT_EXPECT_OP(t, ls.run_ns - ls.wake_ns, <, period_ns() / 4);
 }
 
 /* The contrast: in full mode the same normal wake-up preempts at once. */
