@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 MODELS = ("folded", "percpu", "ti", "off")
-MODES = ("none", "voluntary", "full")
+MODES = ("none", "voluntary", "full", "lazy")
 BASELINE = ("off", "none")
 VARIANTS = ("folded", "percpu", "ti", "off", "built")
 LATENCY_LOADS = ("none", "hog", "pingpong")
