@@ -38,15 +38,16 @@ endif
 
 # ---- checking the switches ----------------------------------------------
 COUNT_MODELS  := folded percpu ti off racy
-PREEMPT_MODES := none voluntary full
+# The modes: sched/preempt_mode.h's PREEMPT_MODES list, its X(ID, name, ...) lines.
+PREEMPT_MODES := $(shell sed -n 's/^[[:space:]]*X.[A-Z_]*, *\([a-z_]*\),.*/\1/p' sched/preempt_mode.h)
 ifeq ($(filter $(COUNT),$(COUNT_MODELS)),)
 $(error COUNT=$(COUNT) is not a count model; choose one of: $(COUNT_MODELS))
 endif
 ifeq ($(filter $(PREEMPT),$(PREEMPT_MODES)),)
 $(error PREEMPT=$(PREEMPT) is not a preemption mode; choose one of: $(PREEMPT_MODES))
 endif
-ifeq ($(COUNT)-$(PREEMPT),off-full)
-$(error COUNT=off has no preempt count, so it cannot tell when full preemption is safe: use PREEMPT=none or PREEMPT=voluntary with COUNT=off, or another COUNT)
+ifneq ($(filter off-full off-lazy,$(COUNT)-$(PREEMPT)),)
+$(error COUNT=off has no preempt count, so it cannot tell when $(PREEMPT) preemption is safe: use PREEMPT=none or PREEMPT=voluntary with COUNT=off, or another COUNT)
 endif
 ifeq ($(filter $(ACCEL),tcg kvm),)
 $(error ACCEL=$(ACCEL): choose tcg or kvm)
@@ -299,7 +300,9 @@ help:
 	@echo "  (this tree builds: $(USER_PROGS))"
 	@echo "variables (current value):"
 	@echo "  COUNT=$(COUNT)      count model: folded percpu ti off, or racy (the article's first idea)"
-	@echo "  PREEMPT=$(PREEMPT)      default preemption mode: none voluntary full"
+	@echo "  PREEMPT=$(PREEMPT)      default preemption mode: $(PREEMPT_MODES) (boot: preempt=)"
+	@sed -n 's/^[[:space:]]*X.[A-Z_]*, *\([a-z_]*\), *"\(.*\)").*/                    \1: \2/p' sched/preempt_mode.h
+	@echo "                    (Linux 7.0 on x86 keeps only full and lazy: README, \"Preemption modes\")"
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
 	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"
 	@echo "  MIGHT_FAULT=$(MIGHT_FAULT)   0: user copies without might_fault() (boot: might_fault=off)"

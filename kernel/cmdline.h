@@ -8,6 +8,7 @@
 #ifndef FOLD_KERNEL_CMDLINE_H
 #define FOLD_KERNEL_CMDLINE_H
 #include "lib/types.h"
+#include "sched/preempt_mode.h" /* PREEMPT_MODE_NAMES */
 
 /* The longest command line and autorun= value taken, in characters (the
  * buffers hold one byte more, the NUL). */
@@ -19,7 +20,7 @@
  * arch/x86_64/asm-offsets.c hands the keys to the host tools. */
 #define CMDLINE_OPTIONS(X)                                                             \
 	X(loglevel, "a number 0-7", "6")                                               \
-	X(preempt, "none, voluntary or full", "the build's PREEMPT")                   \
+	X(preempt, "a mode:" PREEMPT_MODE_NAMES, "the build's PREEMPT")                \
 	X(test, "all, a suite list like sched,preempt, or panic", "none")              \
 	X(autorun, "shell commands separated by ';'", "none")                          \
 	X(idle, "halt or poll", "halt")                                                \

@@ -24,6 +24,8 @@ struct cpu_stats {
 	u64 resched_ipi_received;
 	u64 resched_ipi_avoided; /* target idle polled the flag (Linux: sched_wake_idle_without_ipi) */
 	u64 folds;
+	u64 resched_lazy;    /* lazy requests made here (TIF_NEED_RESCHED_LAZY, no IPI, no fold) */
+	u64 lazy_promoted;   /* this CPU's tick turned a pending lazy request into a full one */
 	u64 lost_resched;    /* racy model: a remote bit-31 clear the owner overwrote */
 	u64 call_function_ipis;
 	u64 preempt_irq;     /* preemptions at IRQ exit */

@@ -45,8 +45,21 @@
 /* Thread flags (struct thread.flags), set atomically by any CPU. */
 #define TIF_NEED_RESCHED 0     /* a reschedule is wanted */
 #define TIF_POLLING_NRFLAG 1   /* idle polls the flag: no IPI needed */
+/* The lazy request (PREEMPT=lazy, Linux's PREEMPT_LAZY): a reschedule
+ * wanted on behalf of a normal thread, acted on only at the next tick
+ * (which promotes it to TIF_NEED_RESCHED, sched/wake.c), at the return to
+ * user mode and when the thread blocks. It is never folded into the
+ * preempt count, and no IPI is sent for it: bit 31 (folded) and the
+ * dec-and-test of the other models mean "TIF_NEED_RESCHED", so that
+ * preempt_enable()'s `decl; je` and the IRQ exit's compare stay one
+ * instruction each and never fire for a lazy request. That is the whole
+ * point of lazy: the kernel's own preemption points ignore it, and the
+ * thread runs on until the tick, saving the preemptions (and their
+ * lock-holder preemption) that full would make. */
+#define TIF_NEED_RESCHED_LAZY 2
 #define _TIF_NEED_RESCHED (1UL << TIF_NEED_RESCHED)
 #define _TIF_POLLING_NRFLAG (1UL << TIF_POLLING_NRFLAG)
+#define _TIF_NEED_RESCHED_LAZY (1UL << TIF_NEED_RESCHED_LAZY)
 /* A signal is pending (kernel/signal.c): the return to user mode acts on
  * it. Not the preempt count's business; kept with the others as Linux
  * keeps every TIF_ bit in one word. */
@@ -65,6 +78,13 @@ static __always_inline bool tif_need_resched(void)
 {
 	const volatile u64 *flags = (const volatile u64 *)this_cpu_read(current);
 	return *flags & _TIF_NEED_RESCHED;
+}
+
+/* current->flags & _TIF_NEED_RESCHED_LAZY (Linux's tif_need_resched_lazy()). */
+static __always_inline bool tif_need_resched_lazy(void)
+{
+	const volatile u64 *flags = (const volatile u64 *)this_cpu_read(current);
+	return *flags & _TIF_NEED_RESCHED_LAZY;
 }
 
 static __always_inline bool preempt_fold_need_resched(void);
@@ -189,7 +209,9 @@ static __always_inline u32 preempt_count(void)
 #define preempt_count_add(v) __preempt_count_add(v)
 #define preempt_count_sub(v) __preempt_count_sub(v)
 
-/* Linux's need_resched(): the thread flag. */
+/* Linux's need_resched(): the thread flag, TIF_NEED_RESCHED only (a lazy
+ * request waits for the tick, so loops that poll need_resched() ignore it,
+ * as in Linux). */
 static __always_inline bool need_resched(void)
 {
 	return tif_need_resched();

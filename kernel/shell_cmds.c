@@ -82,7 +82,7 @@ static int cmd_preempt(int argc, char **argv)
 		int m = preempt_mode_parse(argv[1]);
 		if (m < 0) {
 			char e[ESCAPE_SIZE(40)];
-			console_printf("preempt: unknown mode '%s' (none, voluntary or full)\n",
+			console_printf("preempt: unknown mode '%s' (modes:" PREEMPT_MODE_NAMES ")\n",
 				       string_escape_str(argv[1], e, sizeof(e)));
 			return -1;
 		}
@@ -102,20 +102,22 @@ static int cmd_stat(int argc, char **argv)
 	(void)argv;
 	if (too_many("stat", argc, 1))
 		return -1;
-	console_printf("CPU       IRQS   TICKS IPI-SENT IPI-RECV   FOLDS  LOST PRE-IRQ PRE-ENBL VOLUNTRY  SWITCHES\n");
+	console_printf("CPU       IRQS   TICKS IPI-SENT IPI-RECV   FOLDS  LOST    LAZY LAZY-TCK PRE-IRQ PRE-ENBL VOLUNTRY  SWITCHES\n");
 	for_each_online_cpu(c) {
 		struct cpu_stats *s = &percpu_area[c].stats;
-		console_printf("%3u %10llu %7llu %8llu %8llu %7llu %5llu %7llu %8llu %8llu %9llu\n", c,
+		console_printf("%3u %10llu %7llu %8llu %8llu %7llu %5llu %7llu %8llu %7llu %8llu %8llu %9llu\n", c,
 			       (unsigned long long)s->irqs, (unsigned long long)s->timer_ticks,
 			       (unsigned long long)s->resched_ipi_sent,
 			       (unsigned long long)s->resched_ipi_received,
 			       (unsigned long long)s->folds, (unsigned long long)s->lost_resched,
+			       (unsigned long long)s->resched_lazy, (unsigned long long)s->lazy_promoted,
 			       (unsigned long long)s->preempt_irq,
 			       (unsigned long long)s->preempt_enable_switches, (unsigned long long)s->voluntary,
 			       (unsigned long long)s->context_switches);
 	}
 	console_printf("IPI-SENT/RECV: reschedule IPIs; FOLDS: TIF_NEED_RESCHED folded into bit 31;\n"
 		       "LOST: COUNT=racy only, remote bit-31 clears the owner's own update overwrote;\n"
+		       "LAZY: lazy requests made (TIF_NEED_RESCHED_LAZY: no fold, no IPI); LAZY-TCK: promoted by this CPU's tick;\n"
 		       "PRE-IRQ/PRE-ENBL: preemptions at IRQ exit / in preempt_enable(); VOLUNTRY: at cond_resched()/might_resched()\n");
 	return 0;
 }
@@ -196,7 +198,7 @@ const struct shell_cmd shell_cmds[] = {
 	{ "help", "help                       this list", cmd_help },
 	{ "cpus", "cpus                       CPUs, current threads, preempt counts", cmd_cpus },
 	{ "ps", "ps                         threads: CPU, state, priority, switches", cmd_ps },
-	{ "preempt", "preempt [none|voluntary|full]  show or switch the mode", cmd_preempt },
+	{ "preempt", "preempt [MODE]             show or switch the mode:" PREEMPT_MODE_NAMES, cmd_preempt },
 	{ "stat", "stat                       per-CPU IRQ, IPI, fold and preemption counters", cmd_stat },
 	{ "bench", "bench NAME [key=value ...] a benchmark (below), e.g. bench latency load=hog", cmd_bench },
 	{ "test", "test [SUITE[,SUITE]]       run in-kernel test suites (KTAP); all: every suite", cmd_test },

@@ -107,7 +107,10 @@ void __schedule(int mode)
 	spin_lock(&rq->lock);
 	check_switch_count("before");
 
-	__atomic_fetch_and(&prev->flags, ~_TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);
+	/* Both requests are served by this switch (Linux's
+	 * clear_tsk_need_resched() clears both flags). */
+	__atomic_fetch_and(&prev->flags, ~(_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY),
+			   __ATOMIC_SEQ_CST);
 	clear_preempt_need_resched();
 
 	if (mode != SM_PREEMPT && READ_ONCE(prev->state) != THREAD_RUNNING)
@@ -164,11 +167,35 @@ void yield(void)
 	schedule();
 }
 
-/* ---- asking for a reschedule */
+/* ---- asking for a reschedule
+ *
+ * __resched_curr(cpu, tif) is Linux's: tif is TIF_NEED_RESCHED (a full
+ * request: flag, fold or IPI) or TIF_NEED_RESCHED_LAZY (the flag only).
+ * resched_curr() always asks in full; resched_curr_lazy() is what a
+ * request on behalf of a normal thread uses (a normal wake-up, the
+ * round-robin slice): lazy only in lazy mode, and only when a normal
+ * thread runs there (the idle thread and FIFO threads get full requests,
+ * Linux promotes the idle task's too). */
 
-void resched_curr(u32 cpu)
+static bool lazy_request_ok(struct thread *curr, u32 cpu)
+{
+	return preempt_mode_lazy() && curr != rqs[cpu].idle && curr->prio == PRIO_NORMAL;
+}
+
+static void __resched_curr(u32 cpu, int tif)
 {
 	struct thread *curr = rq_curr(cpu);
+	u64 bit = 1UL << tif;
+	if (tif == TIF_NEED_RESCHED_LAZY && !lazy_request_ok(curr, cpu))
+		bit = _TIF_NEED_RESCHED;
+	if (bit == _TIF_NEED_RESCHED_LAZY) {
+		/* The flag alone: no fold, no IPI. The target's tick
+		 * promotes it; a full request already pending covers it. */
+		u64 old = __atomic_fetch_or(&curr->flags, bit, __ATOMIC_SEQ_CST);
+		if (!(old & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY)))
+			this_cpu_stat_inc(resched_lazy);
+		return;
+	}
 	if (cpu == raw_smp_processor_id()) {
 		/* Local: flag, and fold at once (we own this count). */
 		__atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);
@@ -188,6 +215,16 @@ void resched_curr(u32 cpu)
 	smp_send_reschedule(cpu);
 }
 
+void resched_curr(u32 cpu)
+{
+	__resched_curr(cpu, TIF_NEED_RESCHED);
+}
+
+void resched_curr_lazy(u32 cpu)
+{
+	__resched_curr(cpu, TIF_NEED_RESCHED_LAZY);
+}
+
 /* The RESCHEDULE IPI's work, on the target CPU, in hardirq context:
  * preempt_fold_need_resched() (folded: one andl clears bit 31). */
 void scheduler_ipi(void)
@@ -199,13 +236,13 @@ void scheduler_ipi(void)
 /* ---- the preemption entry points */
 
 /* Called through preempt_schedule_thunk when preempt_enable() took the
- * count to zero with a reschedule pending. Only the full mode makes that a
- * preemption point (Linux's preempt_schedule is a no-op static call in the
- * other modes). */
+ * count to zero with TIF_NEED_RESCHED pending (never for a lazy request:
+ * it is not in the count). Only full and lazy make that a preemption
+ * point (Linux's preempt_schedule is a no-op static call in the others). */
 void preempt_schedule(void)
 {
 	this_cpu_stat_inc(preempt_schedule_calls);
-	if (!preempt_mode_full() || !preemptible())
+	if (!preempt_mode_preemptible() || !preemptible())
 		return;
 	do {
 		this_cpu_stat_inc(preempt_enable_switches);
@@ -232,7 +269,7 @@ void preempt_schedule_irq(void)
 }
 
 /* The IRQ exit's question to the mode (arch/x86_64/irq.c asks it once the
- * count said yes): only the full mode preempts there. */
+ * count said yes): full and lazy preempt there. */
 void irqentry_exit_cond_resched(void)
 {
 	if (preempt_irq_exit_enabled)

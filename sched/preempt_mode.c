@@ -4,6 +4,10 @@
  *   none        switches         nothing           nothing
  *   voluntary   switches         switches          nothing
  *   full        nothing          nothing           switches
+ *   lazy        nothing          nothing           switches
+ * Lazy differs from full in what a request sets, not in these points: a
+ * request on behalf of a normal thread sets TIF_NEED_RESCHED_LAZY, which
+ * none of them acts on; the tick promotes it (sched/core.c).
  *
  * The mode is read on hot paths without locks (the IRQ exit reads
  * preempt_irq_exit_enabled; cond_resched and preempt_schedule read
@@ -23,7 +27,10 @@
 volatile int preempt_mode = PREEMPT_MODE_DEFAULT;
 volatile u8 preempt_irq_exit_enabled;
 
-static const char *const names[] = { "none", "voluntary", "full" };
+#define MODE_NAME(id, name, help) [PREEMPT_MODE_##id] = #name,
+#define MODE_HELP(id, name, help) [PREEMPT_MODE_##id] = help,
+static const char *const names[] = { PREEMPT_MODES(MODE_NAME) };
+static const char *const helps[] = { PREEMPT_MODES(MODE_HELP) };
 
 int preempt_mode_parse(const char *s)
 {
@@ -32,21 +39,26 @@ int preempt_mode_parse(const char *s)
 
 const char *preempt_mode_name(int mode)
 {
-	return mode >= 0 && mode < (int)ARRAY_SIZE(names) ? names[mode] : "?";
+	return mode >= 0 && mode < NR_PREEMPT_MODES ? names[mode] : "?";
+}
+
+const char *preempt_mode_help(int mode)
+{
+	return mode >= 0 && mode < NR_PREEMPT_MODES ? helps[mode] : "?";
 }
 
 bool preempt_mode_valid(int mode)
 {
-	if (mode < 0 || mode >= (int)ARRAY_SIZE(names))
+	if (mode < 0 || mode >= NR_PREEMPT_MODES)
 		return false;
 	/* Without a count nothing can tell when preemption is safe. */
-	return PREEMPT_HAS_COUNT || mode != PREEMPT_MODE_FULL;
+	return PREEMPT_HAS_COUNT || (mode != PREEMPT_MODE_FULL && mode != PREEMPT_MODE_LAZY);
 }
 
 static void apply(int mode)
 {
 	preempt_mode = mode;
-	preempt_irq_exit_enabled = mode == PREEMPT_MODE_FULL;
+	preempt_irq_exit_enabled = mode == PREEMPT_MODE_FULL || mode == PREEMPT_MODE_LAZY;
 }
 
 /* Boot, one CPU: `preempt=` if given and valid here, else the build's. */
@@ -95,8 +107,8 @@ static int __cond_resched(void)
 
 int cond_resched(void)
 {
-	if (preempt_mode_full())
-		return 0;
+	if (preempt_mode_preemptible())
+		return 0; /* full, lazy: no-op, as in Linux */
 	return __cond_resched();
 }
 

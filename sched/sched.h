@@ -23,10 +23,11 @@ void schedule(void);
 void yield(void);
 struct thread *rq_curr(u32 cpu);
 void resched_curr(u32 cpu);             /* ask `cpu` to reschedule */
+void resched_curr_lazy(u32 cpu);        /* the same for a normal thread: lazy mode defers it */
 void scheduler_ipi(void);               /* the RESCHEDULE IPI's work */
 void preempt_schedule(void);            /* from preempt_enable(), via the thunk */
 void preempt_schedule_irq(void);        /* from the IRQ exit, IRQs off */
-void irqentry_exit_cond_resched(void);  /* the IRQ exit: full mode preempts */
+void irqentry_exit_cond_resched(void);  /* the IRQ exit: full and lazy preempt */
 
 /* wake.c: wake-ups, the tick, idle pulling, boot. */
 void sched_init(void);                  /* boot CPU: run queues, boot thread */

@@ -138,9 +138,12 @@ __noreturn void thread_exit(void)
 		preempt_count_sub(preempt_count());
 		local_irq_enable();
 	}
+	/* Dead with preemption off, as Linux's do_task_dead(): preempted
+	 * here, a dead thread would go back on its run queue (a preempted
+	 * thread stays runnable) while its joiner frees it. */
+	preempt_disable();
 	__atomic_store_n(&self->state, THREAD_DEAD, __ATOMIC_SEQ_CST);
 	wake_up_all(&join_wq);
-	preempt_disable();
 	__schedule(SM_NONE);
 	panic("thread_exit: a dead thread ran again");
 }

@@ -33,11 +33,20 @@ static u32 select_cpu(struct thread *t)
 	return (u32)__builtin_ctzl(allowed);
 }
 
+/* Linux's wakeup_preempt(): does the woken thread t preempt what runs on
+ * cpu? The idle thread, always; a lower class or priority (a FIFO thread
+ * woken where a normal one runs, or a higher FIFO), at once, with a full
+ * request: real-time wake-ups keep full semantics in lazy mode. A normal
+ * thread woken where a normal thread runs preempts it too (CFS/EEVDF's
+ * wake-up preemption, simplified: the sleeper is owed CPU time), but
+ * through resched_curr_lazy(): in lazy mode at the next tick. */
 static void check_preempt(struct rq *rq, struct thread *t, u32 cpu)
 {
 	struct thread *curr = rq->curr;
 	if (curr == rq->idle || t->prio > curr->prio)
 		resched_curr(cpu);
+	else if (t->prio == PRIO_NORMAL && curr->prio == PRIO_NORMAL)
+		resched_curr_lazy(cpu);
 }
 
 bool wake_up_thread(struct thread *t)
@@ -98,10 +107,23 @@ void scheduler_tick(void)
 		else
 			curr->stime++;
 	}
+	/* Linux's sched_tick(): a lazy request still pending from before
+	 * this tick becomes a full one (flag, fold), so the IRQ exit on the
+	 * way out preempts: a normal thread is preempted at most a tick
+	 * late. Done before the slice below, whose own (lazy) request thus
+	 * waits for the next tick, as Linux's task_tick does. Not tested
+	 * against the mode: only lazy mode sets the flag, and one left from
+	 * before a switch to another mode is served the same way. */
+	u64 flags = READ_ONCE(curr->flags);
+	if (flags & _TIF_NEED_RESCHED_LAZY) {
+		if (!(flags & _TIF_NEED_RESCHED))
+			this_cpu_stat_inc(lazy_promoted);
+		resched_curr(cpu);
+	}
 	if (curr != rq->idle && curr->prio == PRIO_NORMAL && --curr->slice <= 0) {
 		curr->slice = SCHED_SLICE_TICKS;
 		if (!list_empty(&rq->normal) || !list_empty(&rq->fifo))
-			resched_curr(cpu);
+			resched_curr_lazy(cpu);
 	}
 	rt_tick(rq, curr, cpu);
 	spin_unlock(&rq->lock);

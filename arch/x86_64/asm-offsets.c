@@ -59,6 +59,7 @@ void asm_offsets(void)
 	DEFINE(NMI_OFFSET, NMI_OFFSET);
 	DEFINE(TIF_NEED_RESCHED, TIF_NEED_RESCHED);
 	DEFINE(TIF_POLLING_NRFLAG, TIF_POLLING_NRFLAG);
+	DEFINE(TIF_NEED_RESCHED_LAZY, TIF_NEED_RESCHED_LAZY);
 	/* For the GDB helpers (scripts/gdb/fold.py): the count's fields and
 	 * which count model this build uses. */
 	DEFINE(PREEMPT_MASK, PREEMPT_MASK);

@@ -56,7 +56,7 @@ int bench_uaccess(int argc, char **argv)
 	console_printf("bench uaccess: copy_from_user, %llu calls per figure (ns per call)\n",
 		       (unsigned long long)iters);
 	console_printf("  mode       might_fault      8 B     64 B   4096 B\n");
-	for (int mode = 0; mode < 8; mode++) {
+	for (int mode = 0; mode < NR_PREEMPT_MODES; mode++) {
 		if (!preempt_mode_valid(mode) || preempt_mode_set(mode))
 			continue;
 		for (int mf = MIGHT_FAULT; mf >= 0; mf--) {

@@ -4,7 +4,8 @@
  * process's first return (kernel/process.c).
  *
  * User space is always preemptible, in every preemption mode, none
- * included: a pending TIF_NEED_RESCHED is honoured here, where nothing of
+ * included: a pending TIF_NEED_RESCHED (or, in lazy mode,
+ * TIF_NEED_RESCHED_LAZY) is honoured here, where nothing of
  * the kernel's is held, so `preempt=none` still time-slices CPU-bound
  * user programs (the tick's request, sched/wake.c). What the modes decide
  * is only whether the kernel may be preempted. */
@@ -50,8 +51,8 @@ void exit_to_user_mode(struct pt_regs *regs)
 				do_exit(W_SIGNALED(p->kill_sig));
 			__atomic_fetch_and(&t->flags, ~_TIF_SIGPENDING, __ATOMIC_SEQ_CST);
 		}
-		if (work & _TIF_NEED_RESCHED)
-			schedule();
+		if (work & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY))
+			schedule(); /* clears both */
 		local_irq_disable();
 	}
 	check_user_count();

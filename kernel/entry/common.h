@@ -6,8 +6,9 @@
 #include "arch/x86_64/regs.h"
 
 /* The thread flags that keep a thread from returning to ring 3 until
- * they are handled. */
-#define EXIT_TO_USER_MODE_WORK (_TIF_NEED_RESCHED | _TIF_SIGPENDING)
+ * they are handled. Either reschedule flag: user space is where a lazy
+ * request is honoured without waiting for the tick (Linux's too). */
+#define EXIT_TO_USER_MODE_WORK (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY | _TIF_SIGPENDING)
 
 static inline bool user_mode(const struct pt_regs *regs)
 {

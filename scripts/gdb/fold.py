@@ -74,7 +74,7 @@ def consts():
             c[m.group(1)] = int(m.group(2))
     need = ("PREEMPT_NEED_RESCHED", "PREEMPT_MASK", "SOFTIRQ_MASK",
             "HARDIRQ_MASK", "NMI_MASK", "TIF_NEED_RESCHED",
-            "TIF_POLLING_NRFLAG", "PREEMPT_HAS_COUNT", "PREEMPT_FOLDS_RESCHED",
+            "TIF_NEED_RESCHED_LAZY", "TIF_POLLING_NRFLAG", "PREEMPT_HAS_COUNT", "PREEMPT_FOLDS_RESCHED",
             "PREEMPT_COUNT_ON_STACK", "PREEMPT_IPI_FOLDS", "STACK_SIZE")
     missing = [n for n in need if n not in c]
     if missing:
@@ -300,8 +300,10 @@ def raw_count(cpu, rsp=None):
 
 def describe_count(raw, tif_flags):
     """Like the kernel's preempt_count_describe(): "count=0x... (preempt=..
-    softirq=.. hardirq=.. nmi=.. tif_need_resched=.. folded_need_resched=..)"
-    and a verdict on the fold."""
+    softirq=.. hardirq=.. nmi=.. tif_need_resched=.. tif_need_resched_lazy=..
+    folded_need_resched=..)" and a verdict on the fold. The lazy flag is
+    never folded (kernel/preempt.h), so the verdict ignores it; with only
+    the lazy flag set it says "lazy pending (the tick promotes it)"."""
     c = consts()
     nr_bit = c["PREEMPT_NEED_RESCHED"]
     val = raw & ~nr_bit
@@ -311,6 +313,8 @@ def describe_count(raw, tif_flags):
         parts.append(f"{name}={(val & c[mask]) >> _shift(c[mask])}")
     tif = 1 if tif_flags & (1 << c["TIF_NEED_RESCHED"]) else 0
     parts.append(f"tif_need_resched={tif}")
+    lazy = 1 if tif_flags & (1 << c["TIF_NEED_RESCHED_LAZY"]) else 0
+    parts.append(f"tif_need_resched_lazy={lazy}")
     if c["PREEMPT_FOLDS_RESCHED"]:
         folded = 0 if raw & nr_bit else 1    # bit 31 is inverted
         parts.append(f"folded_need_resched={folded}")
@@ -318,10 +322,14 @@ def describe_count(raw, tif_flags):
             verdict = "fold pending (TIF set, bit 31 still set)"
         elif folded and not tif:
             verdict = "bit 31 clear without TIF (stale)"
+        elif lazy and not tif:
+            verdict = "in sync, lazy pending (not folded: the tick promotes it)"
         else:
             verdict = "in sync"
     else:
         verdict = f"COUNT={model_name()}: bit 31 unused, TIF is the flag"
+        if lazy and not tif:
+            verdict += "; lazy pending (the tick promotes it)"
     return f"count=0x{raw:08x} ({' '.join(parts)})", verdict
 
 
@@ -337,8 +345,10 @@ Usage: fold-cpus
 One entry per GDB thread (= QEMU vCPU, thread N is vCPU N-1), matched to
 fold's CPU number through its GS base (see vcpus() in scripts/gdb/fold.py).
 The count is decoded as the kernel's preempt_count_describe() does:
-preempt depth, softirq, hardirq and NMI depths, TIF_NEED_RESCHED from the
-current thread's flags and, with COUNT=folded, the need-resched flag folded
+preempt depth, softirq, hardirq and NMI depths, TIF_NEED_RESCHED and
+TIF_NEED_RESCHED_LAZY (PREEMPT=lazy's request for a normal thread, never
+folded: the next tick promotes it to TIF_NEED_RESCHED) from the current
+thread's flags and, with COUNT=folded, the need-resched flag folded
 into bit 31 (stored inverted: bit 31 set = no reschedule wanted).
 "fold pending" means TIF_NEED_RESCHED is set but bit 31 does not show it
 yet: a remote CPU asked and the RESCHEDULE IPI has not folded it. The
@@ -420,7 +430,7 @@ Walks boot_thread and then sched/thread.c's all_threads list (through
 thread.all_node), which holds every other thread, idle threads included.
 STATE is enum thread_state (running = on a CPU or a run queue). A * marks
 a thread that is some CPU's current thread. FLAGS: N = TIF_NEED_RESCHED,
-P = TIF_POLLING_NRFLAG, C = on_cpu (switched in, switch-out not done)."""
+L = TIF_NEED_RESCHED_LAZY, P = TIF_POLLING_NRFLAG, C = on_cpu (switched in, switch-out not done)."""
 
     def __init__(self):
         super().__init__("fold-ps", gdb.COMMAND_USER)
@@ -439,6 +449,8 @@ P = TIF_POLLING_NRFLAG, C = on_cpu (switched in, switch-out not done)."""
             f = ""
             if flags & (1 << c["TIF_NEED_RESCHED"]):
                 f += "N"
+            if flags & (1 << c["TIF_NEED_RESCHED_LAZY"]):
+                f += "L"
             if flags & (1 << c["TIF_POLLING_NRFLAG"]):
                 f += "P"
             if int(t["on_cpu"]):

@@ -172,7 +172,7 @@ def render(data: dict, plots: list[str] | None = None) -> str:
         "the kernel that does the least preemption bookkeeping. "
         f"`{DASH}` marks a figure that is missing (the footnote says why); "
         "`n/a` a configuration that cannot be built (COUNT=off with "
-        "PREEMPT=full).")
+        "PREEMPT=full or lazy).")
     add("")
     add("## The run")
     add("")

@@ -58,7 +58,7 @@ def sample(name: str) -> str:
 # ---------------------------------------------------------------------------
 
 MODEL_ORDER = ("folded", "percpu", "ti", "off")
-MODE_ORDER = ("none", "voluntary", "full")
+MODE_ORDER = ("none", "voluntary", "full", "lazy")
 SCALED = ("ns_per_irq", "ns_per_op", "ns_per_roundtrip", "max", "p99", "avg",
           "ns_per_copy", "ns_per_call", "min_ns", "avg_ns", "max_ns")
 
@@ -82,7 +82,7 @@ def synth_log(model: str, mode: str, smp: int) -> bytes:
     for line in text.split("\n"):
         if line.startswith("BENCH uaccess "):
             # Its mode= is the mode measured: every one the model can run.
-            if model == "off" and " mode=full " in line:
+            if model == "off" and (" mode=full " in line or " mode=lazy " in line):
                 continue
             line = line.replace("model=folded", f"model={model}")
         elif line.startswith("BENCH "):
@@ -167,7 +167,7 @@ class Cases:
     def test_good_log(self):
         cfg = self.judge(self.lines("sample-good.log"))
         expect(cfg.status == "ok", f"status {cfg.status}: {cfg.errors}")
-        expect(len(cfg.results) == 33, f"{len(cfg.results)} results, not 33")
+        expect(len(cfg.results) == 39, f"{len(cfg.results)} results, not 39")
         r = self.lib.find(cfg.results, "throughput", test="preempt_heavy")[0]
         expect(r.get("ns_per_op") == 103.0 and r.get("W") == 100, str(r))
         h = self.lib.find(cfg.results, "latency_hist", load="hog")[0]
@@ -176,7 +176,7 @@ class Cases:
     def test_good_log_smp2(self):
         cfg = self.judge(self.lines("sample-good-smp2.log"), smp=2)
         expect(cfg.status == "ok", f"status {cfg.status}: {cfg.errors}")
-        expect(len(cfg.results) == 40, f"{len(cfg.results)} results, not 40")
+        expect(len(cfg.results) == 46, f"{len(cfg.results)} results, not 46")
         worst = self.lib.figure(cfg.results, "latency", "max", worst=True,
                                 load="hog")
         cpu0 = self.lib.figure(cfg.results, "latency", "max", load="hog")
@@ -199,13 +199,13 @@ class Cases:
                  "line 42: 'p99' is not key=value",
                  "missing benchmark: no BENCH irq",
                  "missing benchmark: no BENCH latency load=hog cpu=0",
-                 "line 89: ns_per_call=12a.06 is not a number",
-                 "line 92: userlat line lacks avg_ns",
+                 "line 95: ns_per_call=12a.06 is not a number",
+                 "line 98: userlat line lacks avg_ns",
                  "missing benchmark: no BENCH syscall",
                  "missing benchmark: no BENCH userlat load=none")
         expect(len(cfg.errors) == 10, f"{len(cfg.errors)} errors, not 10: "
                f"{cfg.errors}")
-        expect(len(cfg.results) == 29, f"{len(cfg.results)} results, not 29")
+        expect(len(cfg.results) == 35, f"{len(cfg.results)} results, not 35")
 
     def test_grammar(self):
         bad = {
@@ -494,7 +494,7 @@ class Cases:
                     expect(f.read(8) == b"\x89PNG\r\n\x1a\n", f"{name}.png")
                 with open(os.path.join(d, f"{name}.svg")) as f:
                     expect("<svg" in f.read(4000), f"{name}.svg")
-            expect(len(files) == 2 * (2 + 2 * 2 * 3), f"{len(files)} files")
+            expect(len(files) == 2 * (2 + 2 * 2 * len(MODE_ORDER)), f"{len(files)} files")
         finally:
             shutil.rmtree(d)
 

@@ -57,16 +57,15 @@ static void resched_ipi_every_mode(struct ktest *t)
 {
 	if (nr_cpus_online < 2)
 		KT_SKIP(t, "one CPU");
-	static const int modes[] = { PREEMPT_MODE_NONE, PREEMPT_MODE_VOLUNTARY, PREEMPT_MODE_FULL };
 	int saved = preempt_mode;
-	for (unsigned i = 0; i < ARRAY_SIZE(modes); i++) {
-		if (preempt_mode_set(modes[i]) != 0)
-			continue; /* COUNT=off: no full mode */
+	for (int mode = 0; mode < NR_PREEMPT_MODES; mode++) {
+		if (preempt_mode_set(mode) != 0)
+			continue; /* COUNT=off: no full or lazy mode */
 		int r = resched_ipi(200);
 		KT_EXPECT_EQ(t, r, 0);
 		KT_EXPECT_STR_CONTAINS(t, out, "roundtrips=200 ns_per_roundtrip=");
 		const char *nl = strchr(out, '\n');
-		ktest_diag(t, "%s:%.*s", preempt_mode_name(modes[i]),
+		ktest_diag(t, "%s:%.*s", preempt_mode_name(mode),
 			   nl ? (int)(nl - out) : 0, out); /* the report's first line */
 	}
 	preempt_mode_set(saved);

@@ -8,6 +8,8 @@
  *   full       at once, at the timer interrupt's exit (no point needed)
  *   voluntary  at the loop's next might_resched() (or cond_resched())
  *   none       only at cond_resched(), or when L's loop ends and it exits
+ *   lazy       as full: H is FIFO, so its wake-up is a full request (the
+ *              lazy suite, tests/kernel/test_lazy.c, has the normal case)
  * The suite switches the mode at run time (preempt_mode_set(), while a
  * thread spins on every other CPU) and checks each in turn. */
 #include "kernel/ktest.h"
@@ -217,7 +219,8 @@ static void mode_case(struct ktest *t, int mode, void (*check)(struct ktest *))
 	}
 	KT_ASSERT_EQ(t, r, 0);
 	KT_ASSERT_EQ(t, preempt_mode, mode);
-	KT_EXPECT_EQ(t, preempt_irq_exit_enabled, mode == PREEMPT_MODE_FULL);
+	KT_EXPECT_EQ(t, preempt_irq_exit_enabled,
+		     mode == PREEMPT_MODE_FULL || mode == PREEMPT_MODE_LAZY);
 	check(t);
 	KT_EXPECT_EQ(t, switch_mode_while_busy(saved), 0);
 	KT_EXPECT_EQ(t, preempt_mode, saved);
@@ -226,6 +229,10 @@ static void mode_case(struct ktest *t, int mode, void (*check)(struct ktest *))
 static void mode_full(struct ktest *t)
 {
 	mode_case(t, PREEMPT_MODE_FULL, check_full);
+}
+static void mode_lazy(struct ktest *t)
+{
+	mode_case(t, PREEMPT_MODE_LAZY, check_full);
 }
 static void mode_voluntary(struct ktest *t)
 {
@@ -248,6 +255,7 @@ static void bad_mode_refused(struct ktest *t)
 
 KTEST_SUITE(modes,
 	KTEST_CASE(mode_full),
+	KTEST_CASE(mode_lazy),
 	KTEST_CASE(mode_voluntary),
 	KTEST_CASE(mode_none),
 	KTEST_CASE(bad_mode_refused));

@@ -6,6 +6,9 @@
 #include "kernel/shell.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
+#include "lib/format.h"
+#include "kernel/preempt.h"
+#include "sched/preempt_mode.h"
 
 static char out[4096];
 static struct printk_capture cap;
@@ -175,6 +178,29 @@ static void good_commands_work(struct ktest *t)
 	KT_EXPECT_STR_CONTAINS(t, out, "FOLDS");
 }
 
+/* `preempt MODE` switches to every mode of PREEMPT_MODES this count
+ * model can run and refuses the others; help lists them all. */
+static void preempt_switches_every_mode(struct ktest *t)
+{
+	int saved = preempt_mode;
+	for (int mode = 0; mode < NR_PREEMPT_MODES; mode++) {
+		char line[32], want[64];
+		snprintf(line, sizeof(line), "preempt %s", preempt_mode_name(mode));
+		if (!preempt_mode_valid(mode)) {
+			KT_EXPECT_EQ(t, run(line), -1);
+			KT_EXPECT_STR_CONTAINS(t, out, "is not possible");
+			continue;
+		}
+		KT_EXPECT_EQ(t, run(line), 0);
+		KT_EXPECT_EQ(t, preempt_mode, mode);
+		snprintf(want, sizeof(want), "mode %s\n", preempt_mode_name(mode));
+		KT_EXPECT_STR_CONTAINS(t, out, want);
+	}
+	preempt_mode_set(saved);
+	KT_EXPECT_EQ(t, run("help"), 0);
+	KT_EXPECT_STR_CONTAINS(t, out, "show or switch the mode: none voluntary full lazy");
+}
+
 KTEST_SUITE(shell,
 	KTEST_CASE(backspace_edits),
 	KTEST_CASE(overlong_line_rejected),
@@ -183,4 +209,5 @@ KTEST_SUITE(shell,
 	KTEST_CASE(messages_escape_input),
 	KTEST_CASE(bench_option_without_name),
 	KTEST_CASE(test_list_with_all),
-	KTEST_CASE(help_lists_bench_options));
+	KTEST_CASE(help_lists_bench_options),
+	KTEST_CASE(preempt_switches_every_mode));

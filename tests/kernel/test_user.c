@@ -208,7 +208,7 @@ static void spins_share_cpu_every_mode_body(struct ktest *t)
 		return;
 	int old = preempt_mode;
 	u64 me = 1UL << raw_smp_processor_id();
-	for (int mode = 0; mode < 8; mode++) { /* every mode this build knows */
+	for (int mode = 0; mode < NR_PREEMPT_MODES; mode++) {
 		if (!preempt_mode_valid(mode))
 			continue;
 		KT_ASSERT_EQ(t, preempt_mode_set(mode), 0);
