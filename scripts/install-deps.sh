@@ -3,7 +3,7 @@
 # Run as root (or through sudo). Safe to run again: apt-get skips what is installed.
 set -eu
 PKGS="gcc make nasm binutils grub-pc-bin grub-common xorriso mtools \
-qemu-system-x86 gdb python3 gnuplot-nox"
+qemu-system-x86 gdb python3 gnuplot-nox clang-tidy"
 if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then
 		exec sudo "$0" "$@"
