@@ -103,7 +103,24 @@ ELF := $(BUILD)/fold.elf
 include user/user.mk
 
 .PHONY: all iso run test test-kvm host-test check-disasm deps help clean FORCE
-all: $(ELF) $(USER_ELFS) $(ISO) $(BUILD)/fold.asm $(BUILD)/fold.sym
+all: $(ELF) $(USER_ELFS) $(ISO) $(BUILD)/fold.asm $(BUILD)/fold.sym $(BUILD)/compile_commands.json
+
+# compile_commands.json for clangd and clang-tidy: every object's command,
+# as the rules below run it (scripts/mkcompdb.py). clangd finds it in
+# build/ by itself; `make compile_commands.json` copies it to the top for
+# other tools and other BUILD= directories. shq: one shell word.
+shq = '$(subst ','\'',$(1))'
+$(BUILD)/compile_commands.json: $(BUILD)/config Makefile user/user.mk scripts/mkcompdb.py
+	@mkdir -p $(dir $@)
+	$(Q)python3 scripts/mkcompdb.py --out $@ \
+		--group $(call shq,$(CC) $(CFLAGS) -MMD -MP) $(BUILD)/obj $(C_SRCS) \
+		$(foreach m,folded percpu ti off,--group $(call shq,$(CC) $(CFLAGS_COMMON) \
+			$(call model_defs,$(m)) -DPREEMPT_COUNT_FIELD=bench_count -DBENCH_VARIANT=$(m) \
+			-MMD -MP) $(BUILD)/obj kernel/bench/bench_pair.c=bench_pair_$(m)) \
+		--group $(call shq,$(CC) $(USER_CFLAGS) -MMD -MP) $(BUILD)/user/obj \
+			$(USER_LIB_SRCS) $(USER_PROGS:%=user/%.c)
+compile_commands.json: $(BUILD)/compile_commands.json
+	$(Q)cp $< $@
 
 # The switches this build was made with; a change rebuilds everything.
 $(BUILD)/config: FORCE
@@ -232,6 +249,8 @@ test: tools
 	$(Q)sh tests/check-make
 	$(Q)python3 tests/check-protos --self-test
 	$(Q)python3 tests/check-protos
+	$(Q)$(MAKE) -s --no-print-directory $(BUILD)/compile_commands.json
+	$(Q)python3 tests/check-compdb --self-test --build $(BUILD)
 	$(Q)python3 tests/check-disasm
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
 	$(Q)python3 tests/bench/run-bench --self-test
@@ -273,6 +292,7 @@ help:
 	@echo "  fuzz           every fuzz target (tests/fuzz/) for $(FUZZ_LONG) executions, or FUZZ_TIME s each"
 	@echo "  fuzz-test      each fuzz target for $(FUZZ_RUNS) executions, seed $(FUZZ_SEED) (part of make test)"
 	@echo "  check-disasm   disassemble the probes of every count model and check them"
+	@echo "  compile_commands.json  every object's real compile command, for clangd/clang-tidy (make writes build/'s)"
 	@echo "  check-protos   fail if a .c file declares a function prototype (tests/check-protos)"
 	@echo "  test-kvm       boot under KVM (x2APIC) and run the smp suite (not in make test)"
 	@echo "  gdb            boot halted and attach GDB with fold's helpers (hbreak kmain)"

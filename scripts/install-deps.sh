@@ -1,11 +1,12 @@
 #!/bin/sh
 # Install the Debian 12 packages fold needs to build, boot, test, benchmark and debug
 # (clang and libclang-rt-dev: the fuzz targets, libFuzzer and the sanitizers; the
-# runtime is only a Recommends of clang, which --no-install-recommends skips).
+# runtime is only a Recommends of clang, which --no-install-recommends skips;
+# clang-tidy: tests/check-compdb).
 # Run as root (or through sudo). Safe to run again: apt-get skips what is installed.
 set -eu
 PKGS="gcc make nasm binutils grub-pc-bin grub-common xorriso mtools \
-qemu-system-x86 gdb python3 gnuplot-nox clang libclang-rt-dev"
+qemu-system-x86 gdb python3 gnuplot-nox clang libclang-rt-dev clang-tidy"
 if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then
 		exec sudo "$0" "$@"
