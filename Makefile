@@ -17,6 +17,8 @@ DEBUG    ?= 0
 ICOUNT   ?= 0
 MIGHT_FAULT ?= 1
 LOCKDEP  ?= 0
+MENU     ?= 0
+MENU_TIMEOUT ?= 5
 BUILD    ?= build
 ISO      ?= $(BUILD)/fold.iso
 V        ?= 0
@@ -54,6 +56,12 @@ $(error ACCEL=$(ACCEL): choose tcg or kvm)
 endif
 ifeq ($(filter $(DEBUG),0 1),)
 $(error DEBUG=$(DEBUG): choose 0 or 1)
+endif
+ifeq ($(filter $(MENU),0 1),)
+$(error MENU=$(MENU): choose 0 (boot at once) or 1 (a GRUB menu: one entry per preemption mode and per test suite))
+endif
+ifneq ($(shell echo '$(MENU_TIMEOUT)' | grep -Ex '[0-9]|[1-5][0-9]|60'),$(MENU_TIMEOUT))
+$(error MENU_TIMEOUT=$(MENU_TIMEOUT): seconds from 0 to 60)
 endif
 ifeq ($(filter $(MIGHT_FAULT),0 1),)
 $(error MIGHT_FAULT=$(MIGHT_FAULT): choose 1 (might_fault() in every user copy) or 0 (none))
@@ -197,9 +205,21 @@ $(ISO).cmdline: FORCE
 	@printf '%s\n' "$$FOLD_CMDLINE" > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
-$(ISO): $(ELF) $(USER_ELFS) $(ISO).cmdline scripts/mkiso.sh | tools
+# MENU=1: after the build's own entry, GRUB offers one per preemption mode
+# (preempt=MODE added to CMDLINE) and one per test suite (test=SUITE), for
+# MENU_TIMEOUT seconds, on the serial line as well. $(ISO).menu records the
+# choice, as $(ISO).cmdline does CMDLINE.
+KTEST_SUITES := $(sort $(shell sed -n 's/^KTEST_SUITE.\([a-z0-9_]*\),.*/\1/p' tests/kernel/*.c))
+MENU_WORDS := $(if $(filter 1,$(MENU)),$(PREEMPT_MODES:%=preempt=%) test=all $(KTEST_SUITES:%=test=%))
+$(ISO).menu: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' "$(MENU_TIMEOUT) $(MENU_WORDS)" > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+
+$(ISO): $(ELF) $(USER_ELFS) $(ISO).cmdline $(ISO).menu scripts/mkiso.sh | tools
 	@$(if $(Q),echo "  ISO     $@")
-	$(Q)sh scripts/mkiso.sh $(ELF) $@ "$$(cat $(ISO).cmdline)" $(USER_ELFS)
+	$(Q)FOLD_MENU_TIMEOUT=$(MENU_TIMEOUT) FOLD_MENU="$(MENU_WORDS)" \
+		sh scripts/mkiso.sh $(ELF) $@ "$$(cat $(ISO).cmdline)" $(USER_ELFS)
 
 iso: $(ISO)
 
@@ -325,6 +345,7 @@ help:
 	@echo "                    (Linux 7.0 on x86 keeps only full and lazy: README, \"Preemption modes\")"
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
 	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"
+	@echo "  MENU=$(MENU) MENU_TIMEOUT=$(MENU_TIMEOUT)  1: a GRUB menu, one entry per mode and per test suite, MENU_TIMEOUT s to pick"
 	@echo "  MIGHT_FAULT=$(MIGHT_FAULT)   0: user copies without might_fault() (boot: might_fault=off)"
 	@echo "  LOCKDEP=$(LOCKDEP)       1: lockdep-lite, lock order (ABBA) and IRQ-state checks (kernel/lockdep.h)"
 	@echo "  CMDLINE=\"$(CMDLINE)\"   kernel command line baked into the ISO"

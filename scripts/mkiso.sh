@@ -13,6 +13,11 @@
 # "Shell-like scripting", quoting), so ; $ # and the like reach the kernel
 # as written. GRUB hands a word that contains spaces to the kernel in
 # double quotes, which kernel/cmdline.c understands.
+#
+# FOLD_MENU (from the Makefile's MENU=1): words such as preempt=lazy or
+# test=sched, each one more menu entry that boots with that word after
+# CMDLINE (the last occurrence of an option wins, kernel/cmdline.c); GRUB
+# then waits FOLD_MENU_TIMEOUT seconds, reading the serial line too.
 set -eu
 if [ $# -lt 3 ]; then
 	echo "usage: mkiso.sh ELF ISO CMDLINE [MODULE...]" >&2
@@ -53,16 +58,37 @@ except ValueError as e:
 print(" ".join("'" + w.replace("'", "'\\''") + "'" for w in words))
 PY
 )
+menu=${FOLD_MENU:-}
+timeout=0
+input=
+if [ -n "$menu" ]; then
+	timeout=${FOLD_MENU_TIMEOUT:-5}
+	input="terminal_input serial console"
+fi
 cat > "$dir/boot/grub/grub.cfg" <<CFG
-set timeout=0
+set timeout=$timeout
 set default=0
 serial --unit=0 --speed=115200
 terminal_output serial
+$input
 menuentry "fold" {
 	multiboot2 /boot/fold.elf $args$modules
 	boot
 }
 CFG
+for w in $menu; do
+	case $w in
+	*[!A-Za-z0-9_=,-]*)
+		echo "mkiso: FOLD_MENU: '$w' is not a word like preempt=lazy" >&2
+		exit 1;;
+	esac
+	cat >> "$dir/boot/grub/grub.cfg" <<CFG
+menuentry "fold: $w" {
+	multiboot2 /boot/fold.elf $args '$w'$modules
+	boot
+}
+CFG
+done
 if ! grub-mkrescue -o "$iso" "$dir" > "$iso.log" 2>&1; then
 	cat "$iso.log" >&2
 	exit 1
