@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	FUZZ_ASSERT(warnings >= 0);
 	FUZZ_ASSERT(console_loglevel >= 0 && console_loglevel <= 7);
-	FUZZ_ASSERT(cmdline.preempt_mode >= -1 && cmdline.preempt_mode <= PREEMPT_MODE_FULL);
+	FUZZ_ASSERT(cmdline.preempt_mode >= -1 && cmdline.preempt_mode < NR_PREEMPT_MODES);
 	FUZZ_ASSERT(cmdline.hz >= 10 && cmdline.hz <= 10000);
 	FUZZ_ASSERT(cmdline.nr_cpus <= 64);
 	FUZZ_ASSERT(memchr(cmdline.test, 0, sizeof(cmdline.test)));

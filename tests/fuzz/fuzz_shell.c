@@ -79,7 +79,7 @@ static int cmd_preempt(int argc, char **argv)
 	if (argc != 2)
 		return -1;
 	int m = preempt_mode_parse(argv[1]);
-	FUZZ_ASSERT(m >= -1 && m <= PREEMPT_MODE_FULL);
+	FUZZ_ASSERT(m >= -1 && m < NR_PREEMPT_MODES);
 	return m < 0 ? -1 : 0;
 }
 
