@@ -81,16 +81,22 @@ static void bt_all(struct ktest *t)
 
 static volatile int hog_state;
 
+/* arg NULL: preemption off for 1 s. Else it points to the softlockups
+ * count before: off until the detector has reported (softlockups moved),
+ * 5 s at most. A fixed second is not enough there: under wall-clock TCG
+ * the host may stall this vCPU for much of it, and the detector, which
+ * runs in the tick, sees a lockup only while the hog is still running. */
 static __noinline void lockup_hog(void *arg)
 {
-	(void)arg;
+	const u64 *before = arg;
 	/* The TSC read inline, not ktime_get_ns(): an interrupt that lands in
 	 * a frameless leaf callee would leave this function out of the frame-
 	 * pointer call trace, and the test reads it there. */
 	preempt_disable();
 	WRITE_ONCE(hog_state, 1);
 	u64 t0 = rdtsc();
-	while (rdtsc() - t0 < tsc_hz)
+	u64 len = before ? 5 * tsc_hz : tsc_hz;
+	while (rdtsc() - t0 < len && (!before || READ_ONCE(softlockups) == *before))
 		cpu_relax();
 	preempt_enable();
 }
@@ -100,8 +106,9 @@ static void waiter(void *arg)
 	(void)arg;
 }
 
-/* The hog keeps preemption off for 1 s on the last CPU while a thread
- * waits there; with a 250 ms threshold the report comes after 500 ms.
+/* The hog keeps preemption off on the last CPU, until the report, while a
+ * thread waits there; with a 250 ms threshold the report comes after
+ * 500 ms.
  * (COUNT=off has no preempt_disable, but none and voluntary, its only
  * modes, do not preempt a kernel thread either.) */
 static void softlockup_reported(struct ktest *t)
@@ -113,7 +120,9 @@ static void softlockup_reported(struct ktest *t)
 	u64 before = softlockups, pos = log_head;
 	watchdog_set_thresh_ms(250);
 	hog_state = 0;
-	struct thread *hog = thread_create(lockup_hog, NULL, "lockup-hog", PRIO_NORMAL, 1UL << cpu);
+	static u64 before_hog;
+	before_hog = before;
+	struct thread *hog = thread_create(lockup_hog, &before_hog, "lockup-hog", PRIO_NORMAL, 1UL << cpu);
 	u64 end = ktime_get_ns() + 2 * NSEC_PER_SEC;
 	while (!READ_ONCE(hog_state) && ktime_get_ns() < end)
 		sleep_ns(NSEC_PER_MSEC); /* one CPU: this thread is then the waiter */
