@@ -97,7 +97,7 @@ NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -L $(BUILD) -T linker.ld
 
 # ---- sources ----------------------------------------------------------------
-C_SRCS := $(wildcard kernel/*.c kernel/entry/*.c arch/x86_64/*.c sched/*.c lib/*.c tests/kernel/*.c kernel/bench/*.c)
+C_SRCS := $(wildcard kernel/*.c kernel/entry/*.c arch/x86_64/*.c sched/*.c ipc/*.c lib/*.c tests/kernel/*.c kernel/bench/*.c)
 C_SRCS := $(filter-out arch/x86_64/asm-offsets.c kernel/bench/bench_pair.c,$(C_SRCS))
 ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
 # The preempt benchmark's pair, once per count model (kernel/bench/bench_pair.c).

@@ -39,6 +39,8 @@ struct cpu_stats {
 	u64 user_faults;     /* exceptions in ring 3 that killed their process */
 	u64 nmis;
 	u64 rt_throttled;    /* user FIFO threads held back: their 95% of a second used (sched/rt.c) */
+	u64 ipc_messages;    /* IPC messages moved here (ipc/endpoint.c), replies included */
+	u64 ipc_fastpath;    /* of them, switched straight to the receiver (ipc/fastpath.c) */
 };
 
 struct percpu {

@@ -19,6 +19,7 @@
 #include "kernel/spinlock.h"
 #include "sched/sched.h"
 #include "sched/wait.h"
+#include "ipc/ipc.h"
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/cpu.h"
@@ -79,13 +80,34 @@ struct process *process_spawn(const struct spawn_args *a, int *err)
 	p->detached = a->detached;
 	p->state = PROC_STARTING;
 	INIT_LIST_HEAD(&p->node);
-	*err = exec_load(p, m, a->argc, a->argv);
+	if (a->nhandles < 0 || a->nhandles > SPAWN_HANDLES_MAX || (a->nhandles && !a->ipc_from)) {
+		*err = -EINVAL;
+		kfree(p);
+		return NULL;
+	}
+	p->ipc = ipc_state_create(p, NULL);
+	if (!p->ipc) {
+		*err = -ENOMEM;
+		kfree(p);
+		return NULL;
+	}
+	*err = 0;
+	for (int i = 0; i < a->nhandles; i++) {
+		*err = handle_copy(a->ipc_from, a->handles[i], p->ipc);
+		if (*err < 0)
+			break;
+		*err = 0;
+	}
+	if (!*err)
+		*err = exec_load(p, m, a->argc, a->argv);
 	if (*err) {
+		ipc_state_destroy(p->ipc);
 		kfree(p);
 		return NULL;
 	}
 	struct thread *t = kthread_create(process_start, p, p->name, PRIO_NORMAL, a->cpus);
 	p->thread = t;
+	p->ipc->t = t;
 	p->pid = (int)t->id;
 	u64 f = spin_lock_irqsave(&proc_lock);
 	list_add_tail(&p->node, &processes);
@@ -99,6 +121,7 @@ struct process *process_spawn(const struct spawn_args *a, int *err)
 static void release(struct process *p)
 {
 	thread_join(p->thread);
+	ipc_state_destroy(p->ipc);
 	kfree(p);
 }
 
@@ -188,6 +211,7 @@ __noreturn void do_exit(int status)
 	local_irq_enable();
 	mm_destroy(p->mm);
 	p->mm = NULL;
+	ipc_state_exit(p->ipc); /* its caller learns it died; its handles close */
 
 	u64 f = spin_lock_irqsave(&proc_lock);
 	struct process *it;

@@ -26,6 +26,7 @@ struct process {
 	int status;              /* wait4()'s status word (uapi/syscall.h) */
 	volatile int kill_sig;   /* the fatal signal pending, 0 if none */
 	u64 entry, user_sp;      /* where its first return to ring 3 goes */
+	struct ipc_state *ipc;   /* its handles and IPC state (ipc/ipc.h) */
 	struct list_head node;
 };
 
@@ -36,6 +37,11 @@ struct spawn_args {
 	struct process *parent;   /* NULL: the kernel */
 	bool detached;            /* nobody will wait */
 	u64 cpus;                 /* allowed CPUs (0: all) */
+	/* Handles the child starts with, in slots 0..nhandles-1: copies of
+	 * handles[i] of ipc_from (a process's state, or a test's own). */
+	struct ipc_state *ipc_from;
+	int nhandles;
+	const int *handles;
 };
 /* Load a boot module and start it. Returns the process, or NULL with
  * *err = -ENOENT (no such module), -ENOEXEC (a bad image: kernel/exec.c

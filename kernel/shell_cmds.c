@@ -14,6 +14,7 @@
 #include "kernel/bench/bench.h"
 #include "lib/string.h"
 #include "kernel/process.h"
+#include "ipc/ipc.h"
 #include "lib/string_helpers.h"
 
 
@@ -58,9 +59,12 @@ static void ps_one(struct thread *t, void *arg)
 	const char *state = t->state >= 0 && t->state <= 2 ? states[t->state] : "?";
 	if (t->state == THREAD_RUNNING && !t->on_cpu)
 		state = "ready";
-	console_printf("%4u %-16s %-8s %4d %3d %10llu %8llu %8llu %s\n", t->id, t->name, state,
+	char wait[32] = "-";
+	if (t->proc && t->proc->ipc) /* both live while t is listed */
+		ipc_describe(t->proc->ipc, wait, sizeof(wait));
+	console_printf("%4u %-16s %-8s %4d %3d %10llu %8llu %8llu %-6s %s\n", t->id, t->name, state,
 		       t->prio, t->cpu, (unsigned long long)t->nr_switches, ticks_ms(t->utime),
-		       ticks_ms(t->stime), t->proc ? "user" : "kernel");
+		       ticks_ms(t->stime), t->proc ? "user" : "kernel", wait);
 }
 
 static int cmd_ps(int argc, char **argv)
@@ -69,7 +73,7 @@ static int cmd_ps(int argc, char **argv)
 	if (too_many("ps", argc, 1))
 		return -1;
 	process_reap_detached();
-	console_printf("  ID NAME             STATE    PRIO CPU   SWITCHES  USER_MS  KERN_MS KIND\n");
+	console_printf("  ID NAME             STATE    PRIO CPU   SWITCHES  USER_MS  KERN_MS KIND   IPC\n");
 	thread_for_each(ps_one, NULL);
 	return 0;
 }
@@ -119,6 +123,19 @@ static int cmd_stat(int argc, char **argv)
 		       "LOST: COUNT=racy only, remote bit-31 clears the owner's own update overwrote;\n"
 		       "LAZY: lazy requests made (TIF_NEED_RESCHED_LAZY: no fold, no IPI); LAZY-TCK: promoted by this CPU's tick;\n"
 		       "PRE-IRQ/PRE-ENBL: preemptions at IRQ exit / in preempt_enable(); VOLUNTRY: at cond_resched()/might_resched()\n");
+	u64 msgs = 0, fast = 0, folds = 0;
+	for_each_online_cpu(c) {
+		msgs += percpu_area[c].stats.ipc_messages;
+		fast += percpu_area[c].stats.ipc_fastpath;
+		folds += percpu_area[c].stats.folds;
+	}
+	/* Per message in hundredths: every fold since boot over every
+	 * message, so a figure for an IPC-only workload (bench ipc prints
+	 * its own, over its own window). */
+	u64 per = msgs ? folds * 100 / msgs : 0;
+	console_printf("ipc: %llu messages, %llu by the fast path; %llu folds since boot, %llu.%02llu per message\n",
+		       (unsigned long long)msgs, (unsigned long long)fast, (unsigned long long)folds,
+		       (unsigned long long)(per / 100), (unsigned long long)(per % 100));
 	return 0;
 }
 

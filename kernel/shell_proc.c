@@ -35,7 +35,7 @@ static struct process *start(const char *cmd, int argc, char **argv, bool detach
 		return NULL;
 	}
 	int err = 0;
-	struct spawn_args a = { argv[1], argc - 1, (const char *const *)argv + 1, NULL, detached, 0 };
+	struct spawn_args a = { argv[1], argc - 1, (const char *const *)argv + 1, NULL, detached, 0, NULL, 0, NULL };
 	struct process *p = process_spawn(&a, &err);
 	if (!p)
 		console_printf("%s: %s: %s\n", cmd, argv[1], spawn_error(err));

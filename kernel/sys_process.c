@@ -3,6 +3,7 @@
 #include "kernel/process.h"
 #include "kernel/uaccess.h"
 #include "kernel/mm.h"
+#include "ipc/ipc.h"
 #include "sched/sched.h"
 #include "uapi/syscall.h"
 #include "uapi/errno.h"
@@ -52,12 +53,22 @@ long sys_kill(SYSCALL_ARGS)
 	return process_kill((int)a0, (int)a1);
 }
 
-/* spawn(name, argv): start boot module `name` as a child; argv is a NULL-
- * terminated array of strings (NULL: argv = { name }). Strings are copied
- * into one buffer of USER_ARGS_MAX bytes. */
+/* spawn(name, argv, handles, n): start boot module `name` as a child;
+ * argv is a NULL-terminated array of strings (NULL: argv = { name }).
+ * Strings are copied into one buffer of USER_ARGS_MAX bytes. The child
+ * starts with copies of the caller's handles handles[0..n) in its slots
+ * 0..n-1 (n <= SPAWN_HANDLES_MAX; -EBADF for one the caller lacks). */
 long sys_spawn(SYSCALL_ARGS)
 {
-	(void)a2; (void)a3; (void)a4; (void)a5;
+	(void)a4; (void)a5;
+	int handles[SPAWN_HANDLES_MAX];
+	if (a3 > SPAWN_HANDLES_MAX)
+		return -EINVAL;
+	if (a3 && copy_from_user(handles, (const void __user *)a2, a3 * sizeof(int)))
+		return -EFAULT;
+	for (u64 i = 0; i < a3; i++)
+		if ((unsigned)handles[i] >= HANDLE_MAX || !current_process()->ipc->handles[handles[i]].obj)
+			return -EBADF;
 	char name[PROC_NAME_LEN];
 	long n = strncpy_from_user(name, (const char __user *)a0, sizeof(name));
 	if (n < 0)
@@ -102,7 +113,8 @@ long sys_spawn(SYSCALL_ARGS)
 	long ret = err;
 	if (!err) {
 		int e = 0;
-		struct spawn_args sa = { name, argc, argv, current_process(), false, 0 };
+		struct spawn_args sa = { name, argc, argv, current_process(), false, 0,
+					 current_process()->ipc, (int)a3, handles };
 		struct process *p = process_spawn(&sa, &e);
 		ret = p ? p->pid : e;
 	}

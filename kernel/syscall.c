@@ -26,6 +26,17 @@ static const syscall_fn sys_call_table[NR_SYSCALLS] = {
 	[__NR_clock_nanosleep] = sys_clock_nanosleep,
 	[__NR_exit_group] = sys_exit,
 	[__NR_spawn] = sys_spawn,
+	[__NR_endpoint_create] = sys_endpoint_create,
+	[__NR_notification_create] = sys_notification_create,
+	[__NR_handle_mint] = sys_handle_mint,
+	[__NR_handle_close] = sys_handle_close,
+	[__NR_ipc_send] = sys_ipc_send,
+	[__NR_ipc_recv] = sys_ipc_recv,
+	[__NR_ipc_call] = sys_ipc_call,
+	[__NR_ipc_reply] = sys_ipc_reply,
+	[__NR_ipc_reply_recv] = sys_ipc_reply_recv,
+	[__NR_notify_signal] = sys_notify_signal,
+	[__NR_notify_wait] = sys_notify_wait,
 };
 
 /* May this return use SYSRET? It restores RIP from RCX and RFLAGS from

@@ -37,4 +37,16 @@ long sys_spawn(SYSCALL_ARGS);
 long sys_sched_setscheduler(SYSCALL_ARGS);
 long sys_sched_getscheduler(SYSCALL_ARGS);
 long sys_sched_getparam(SYSCALL_ARGS);
+/* kernel/sys_ipc.c (uapi/ipc.h) */
+long sys_endpoint_create(SYSCALL_ARGS);
+long sys_notification_create(SYSCALL_ARGS);
+long sys_handle_mint(SYSCALL_ARGS);
+long sys_handle_close(SYSCALL_ARGS);
+long sys_ipc_send(SYSCALL_ARGS);
+long sys_ipc_recv(SYSCALL_ARGS);
+long sys_ipc_call(SYSCALL_ARGS);
+long sys_ipc_reply(SYSCALL_ARGS);
+long sys_ipc_reply_recv(SYSCALL_ARGS);
+long sys_notify_signal(SYSCALL_ARGS);
+long sys_notify_wait(SYSCALL_ARGS);
 #endif

@@ -125,6 +125,11 @@ void __schedule(int mode)
 		local_irq_enable();
 		return;
 	}
+	context_switch(rq, prev, next);
+}
+
+void context_switch(struct rq *rq, struct thread *prev, struct thread *next)
+{
 	rq->curr = next;
 	next->cpu = (int)raw_smp_processor_id();
 	next->on_cpu = 1;

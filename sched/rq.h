@@ -31,6 +31,11 @@ void enqueue(struct rq *rq, struct thread *t, bool head);
  * throttled, else the first normal one), left queued; NULL if none. */
 struct thread *rq_first_queued(struct rq *rq);
 
+/* Switch this CPU from prev to next (sched/core.c), with rq->lock held,
+ * IRQs off and the count at SWITCH_PREEMPT_COUNT; next is off the queue.
+ * Returns when prev runs again, the lock released and IRQs on. */
+void context_switch(struct rq *rq, struct thread *prev, struct thread *next);
+
 /* The second half of a switch, on the thread switched to (sched/core.c). */
 void finish_switch(struct thread *prev);
 

@@ -60,6 +60,12 @@ extern struct thread boot_thread;
  * asks its CPU to reschedule if the order changed. -EINVAL for a bad prio. */
 int sched_setscheduler(struct thread *t, int prio);
 
+/* handoff.c: the current thread has marked itself SLEEPING and made next
+ * runnable-to-be (asleep, off every run queue): switch to next directly,
+ * if it may run here now. False (nothing done) if not: wake it instead.
+ * True once the current thread runs again. */
+bool sched_handoff(struct thread *next);
+
 /* idle.c */
 __noreturn void cpu_idle(void);
 

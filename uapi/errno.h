@@ -18,6 +18,8 @@
 #define EFAULT  14   /* bad address */
 #define EBUSY   16
 #define EINVAL  22   /* invalid argument */
+#define EMFILE  24   /* too many open files (here: no free handle slot) */
+#define EPIPE   32   /* broken pipe (here: nobody left to receive, or to reply) */
 #define ENAMETOOLONG 36
 #define ENOSYS  38   /* no such system call */
 

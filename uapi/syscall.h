@@ -25,9 +25,22 @@
 #define __NR_clock_gettime  228   /* clock_gettime(clockid, struct timespec *) */
 #define __NR_clock_nanosleep 230  /* clock_nanosleep(clockid, flags, req, rem) */
 #define __NR_exit_group     231
-#define __NR_spawn          500   /* fold: spawn(name, argv): a boot module, returns its pid */
+#define __NR_spawn          500   /* fold: spawn(name, argv, handles, n): a boot module, returns its pid */
+/* fold's IPC (uapi/ipc.h): seL4's operations, seL4's names. */
+#define __NR_endpoint_create 501  /* () -> a handle with SEND|RECV|GRANT */
+#define __NR_notification_create 502 /* () -> a handle with SIGNAL|WAIT */
+#define __NR_handle_mint    503   /* (h, badge, rights) -> a new handle */
+#define __NR_handle_close   504   /* (h) */
+#define __NR_ipc_send       505   /* (h, tag, w0, w1, w2, buf) */
+#define __NR_ipc_recv       506   /* (h, buf) -> the message in registers */
+#define __NR_ipc_call       507   /* (h, tag, w0, w1, w2, buf) -> the reply */
+#define __NR_ipc_reply      508   /* (tag, w0, w1, w2, buf) */
+#define __NR_ipc_reply_recv 509   /* (h, tag, w0, w1, w2, buf) -> the next message */
+#define __NR_notify_signal  510   /* (h, bits) */
+#define __NR_notify_wait    511   /* (h) -> the bits */
 
-#define NR_SYSCALLS         501   /* table size: numbers 0..500 */
+#define NR_SYSCALLS         512   /* table size: numbers 0..511 */
+#define SPAWN_HANDLES_MAX     8   /* handles spawn() passes to the child (slots 0..n-1) */
 
 /* Clocks (Linux's numbers): both are fold's monotonic clock since boot. */
 #define CLOCK_REALTIME   0

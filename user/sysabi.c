@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	struct timespec ts = { 0, 0 }, bad_nsec = { 0, 1000000000 }, neg = { -1, 0 };
 	int status;
 	expect("syscall(499) (unused number)", syscall0(499), -ENOSYS);
-	expect("syscall(501) (past the table)", syscall0(501), -ENOSYS);
+	expect("syscall(NR_SYSCALLS) (past the table)", syscall0(NR_SYSCALLS), -ENOSYS);
 	expect("syscall(100000)", syscall0(100000), -ENOSYS);
 	expect("syscall(-1)", syscall0(-1), -ENOSYS);
 	expect("write(3, ...) (no such fd)", write(3, "x", 1), -EBADF);

@@ -23,7 +23,11 @@
  *   - nanosleep and clock_nanosleep with a readable time: at most 1 ms;
  *   - write to fd 1 or 2 from readable memory: at most 8 bytes;
  *   - sched_setscheduler never with SCHED_FIFO (a fuzzer at a real-time
- *     priority would hold the CPU's normal threads off for 95% of a second).
+ *     priority would hold the CPU's normal threads off for 95% of a second);
+ *   - the IPC calls that wait (send, call, recv, reply_recv, notify_wait)
+ *     only on a handle number no process has (HANDLE_MAX and up): alone,
+ *     nobody would ever answer it. The ones that do not wait (create,
+ *     mint, close, reply, signal) take any argument.
  * A new system call that can block or end the caller needs a rule here.
  *
  * What it shows: the system call boundary's checks, under load. */
@@ -33,6 +37,7 @@
 #include "user/lib/syscall.h"
 #include "uapi/errno.h"
 #include "uapi/layout.h"
+#include "uapi/ipc.h"
 #include "lib/string.h"
 
 #define BUF_SIZE 4096
@@ -120,6 +125,14 @@ static void tame(long nr, long a[6], const enum arg_kind kind[6], long self)
 	case __NR_sched_setscheduler:
 		if (a[1] == SCHED_FIFO)
 			a[1] = SCHED_OTHER;
+		break;
+	case __NR_ipc_send:
+	case __NR_ipc_call:
+	case __NR_ipc_recv:
+	case __NR_ipc_reply_recv:
+	case __NR_notify_wait:
+		if ((unsigned long)a[0] < HANDLE_MAX)
+			a[0] = HANDLE_MAX + (long)(xorshift64() % 64);
 		break;
 	}
 }

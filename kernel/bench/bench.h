@@ -51,6 +51,8 @@ struct bench_opt {
 	NUM(loops, 10, 100000)            \
 	NUM(prio, 0, 99)                  \
 	WORDS(load, bench_userlat_loads)
+#define BENCH_IPC_OPTIONS(NUM, WORDS) \
+	NUM(calls, 100, 10000000)
 #define BENCH_OPT_NUM(key, min, max) { #key, &key, min, max, NULL, 0 },
 #define BENCH_OPT_WORDS(key, words) { #key, &key, 0, 0, words, ARRAY_SIZE(words) },
 /* The same lists as a table without values, for help (bench_usage). */
@@ -69,7 +71,8 @@ extern const char *const bench_latency_loads[3];
 	X(race, BENCH_RACE_OPTIONS, "remote reschedule requests vs a busy count") \
 	X(uaccess, BENCH_UACCESS_OPTIONS, "copy_from_user per mode, might_fault on/off (E7)") \
 	X(syscall, BENCH_SYSCALL_OPTIONS, "the null system call (getpid) from ring 3") \
-	X(userlat, BENCH_USERLAT_OPTIONS, "wake-up latency of a user thread (cyclictest)")
+	X(userlat, BENCH_USERLAT_OPTIONS, "wake-up latency of a user thread (cyclictest)") \
+	X(ipc, BENCH_IPC_OPTIONS, "IPC call+reply round trip, same CPU and across, 0 and 64 bytes")
 
 /* One help line: "  bench latency    [interval=50-1000000 ... load=none|hog|pingpong ...]  what". */
 void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, const char *what);
@@ -93,5 +96,14 @@ int bench_race(int argc, char **argv);
 int bench_uaccess(int argc, char **argv);  /* kernel/bench/bench_uaccess.c */
 int bench_syscall(int argc, char **argv);  /* kernel/bench/bench_user.c */
 int bench_userlat(int argc, char **argv);
+/* For the benchmarks that run user programs (kernel/bench/bench_user.c):
+ * start a, wait, its output in bench_out; 0 if it exited 0 (else it says
+ * why). bench_out_field: the number after key in bench_out (digits and a
+ * '.', as text). */
+struct spawn_args;
+int bench_run_quiet(const struct spawn_args *a);
+bool bench_out_field(const char *key, char *val, size_t size);
+extern char bench_out[4096];
+int bench_ipc(int argc, char **argv);      /* kernel/bench/bench_ipc.c */
 extern const char *const bench_userlat_loads[2]; /* none, hog */
 #endif

@@ -21,28 +21,32 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
-static char out[4096];
+char bench_out[4096];
+#define out bench_out
 
-/* Run `argv` on `cpus`, its output into out[]; 0 if it exited 0. */
-static int run_quiet(int argc, const char **argv, u64 cpus)
+int bench_run_quiet(const struct spawn_args *a)
 {
 	struct printk_capture cap = { out, sizeof(out), 0, true };
 	out[0] = 0;
 	user_write_capture = &cap;
-	struct spawn_args a = { argv[0], argc, argv, NULL, false, cpus };
 	int err = 0;
-	struct process *p = process_spawn(&a, &err);
+	struct process *p = process_spawn(a, &err);
 	int status = p ? process_wait(p) : -1;
 	user_write_capture = NULL;
 	if (!p)
-		console_printf("bench: cannot start %s (error %d): is it in this ISO?\n", argv[0], err);
+		console_printf("bench: cannot start %s (error %d): is it in this ISO?\n", a->name, err);
 	else if (!WIFEXITED(status) || WEXITSTATUS(status))
-		console_printf("bench: %s failed (status 0x%x): %s\n", argv[0], status, out);
+		console_printf("bench: %s failed (status 0x%x): %s\n", a->name, status, out);
 	return p && WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
-/* The number after `key` in out[] (digits, an optional .NN kept as text). */
-static bool field(const char *key, char *val, size_t size)
+static int run_quiet(int argc, const char **argv, u64 cpus)
+{
+	struct spawn_args a = { argv[0], argc, argv, NULL, false, cpus, NULL, 0, NULL };
+	return bench_run_quiet(&a);
+}
+
+bool bench_out_field(const char *key, char *val, size_t size)
 {
 	const char *s = strstr(out, key);
 	if (!s)
@@ -67,7 +71,7 @@ int bench_syscall(int argc, char **argv)
 	const char *av[] = { "getpid_bench", n };
 	if (run_quiet(2, av, 0))
 		return -1;
-	if (!field("ns, ", per, sizeof(per))) {
+	if (!bench_out_field("ns, ", per, sizeof(per))) {
 		console_printf("bench syscall: no figure in getpid_bench's output: %s\n", out);
 		return -1;
 	}
@@ -89,7 +93,7 @@ int bench_userlat(int argc, char **argv)
 	struct process *hog = NULL;
 	if (load == 1) {
 		const char *hv[] = { "spin" };
-		struct spawn_args a = { "spin", 1, hv, NULL, false, cpu0 };
+		struct spawn_args a = { "spin", 1, hv, NULL, false, cpu0, NULL, 0, NULL };
 		int err = 0;
 		user_write_capture = NULL;
 		hog = process_spawn(&a, &err);
@@ -110,8 +114,8 @@ int bench_userlat(int argc, char **argv)
 	}
 	if (r)
 		return -1;
-	if (!field("min_ns=", mn, sizeof(mn)) || !field("avg_ns=", avg, sizeof(avg)) ||
-	    !field("max_ns=", mx, sizeof(mx))) {
+	if (!bench_out_field("min_ns=", mn, sizeof(mn)) || !bench_out_field("avg_ns=", avg, sizeof(avg)) ||
+	    !bench_out_field("max_ns=", mx, sizeof(mx))) {
 		console_printf("bench userlat: no figures in cyclictest's output: %s\n", out);
 		return -1;
 	}

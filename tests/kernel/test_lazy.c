@@ -172,7 +172,7 @@ static bool run_user_scenario(struct ktest *t)
 	sleep_ns(NSEC_PER_MSEC);
 	user_quiet_begin();
 	const char *argv[] = { "spin" };
-	struct spawn_args a = { "spin", 1, argv, NULL, false, mask };
+	struct spawn_args a = { "spin", 1, argv, NULL, false, mask, NULL, 0, NULL };
 	int err = 0;
 	struct process *p = process_spawn(&a, &err);
 	if (!p) {

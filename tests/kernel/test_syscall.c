@@ -93,7 +93,7 @@ static void nmi_swapgs_body(struct ktest *t)
 	if (target == self)
 		KT_SKIP(t, "needs a second CPU to send the NMIs from");
 	const char *argv[] = { "getpid_bench", "1000000000" };
-	struct spawn_args a = { "getpid_bench", 2, argv, NULL, false, 1UL << target };
+	struct spawn_args a = { "getpid_bench", 2, argv, NULL, false, 1UL << target, NULL, 0, NULL };
 	int err = 0;
 	struct process *p = process_spawn(&a, &err);
 	KT_ASSERT(t, p != NULL);

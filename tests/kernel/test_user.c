@@ -46,7 +46,7 @@ static void spawn_errors(struct ktest *t)
 {
 	int err = 0;
 	const char *argv[] = { "nosuch" };
-	struct spawn_args a = { "nosuch", 1, argv, NULL, false, 0 };
+	struct spawn_args a = { "nosuch", 1, argv, NULL, false, 0, NULL, 0, NULL };
 	KT_EXPECT(t, process_spawn(&a, &err) == NULL);
 	KT_EXPECT_EQ(t, err, -ENOENT);
 	if (!user_have(t, "hello"))
@@ -54,7 +54,7 @@ static void spawn_errors(struct ktest *t)
 	const char *many[USER_ARGC_MAX + 1];
 	for (int i = 0; i <= USER_ARGC_MAX; i++)
 		many[i] = "x";
-	struct spawn_args b = { "hello", USER_ARGC_MAX + 1, many, NULL, false, 0 };
+	struct spawn_args b = { "hello", USER_ARGC_MAX + 1, many, NULL, false, 0, NULL, 0, NULL };
 	KT_EXPECT(t, process_spawn(&b, &err) == NULL);
 	KT_EXPECT_EQ(t, err, -E2BIG);
 }
@@ -77,7 +77,7 @@ static void isolation_body(struct ktest *t)
 		return;
 	static struct spawn_args a;
 	const char *argv[] = { "isolate", "2000" };
-	a = (struct spawn_args){ "isolate", 2, argv, NULL, false, 1UL << raw_smp_processor_id() };
+	a = (struct spawn_args){ "isolate", 2, argv, NULL, false, 1UL << raw_smp_processor_id(), NULL, 0, NULL };
 	int e1 = 0, e2 = 0;
 	struct process *p1 = process_spawn(&a, &e1);
 	struct process *p2 = process_spawn(&a, &e2);
@@ -173,8 +173,8 @@ static void kill_running_and_sleeping_body(struct ktest *t)
 		return;
 	const char *spin_argv[] = { "spin" };
 	const char *sleep_argv[] = { "cyclictest", "loops=1000000" };
-	struct spawn_args a = { "spin", 1, spin_argv, NULL, false, 0 };
-	struct spawn_args b = { "cyclictest", 2, sleep_argv, NULL, false, 0 };
+	struct spawn_args a = { "spin", 1, spin_argv, NULL, false, 0, NULL, 0, NULL };
+	struct spawn_args b = { "cyclictest", 2, sleep_argv, NULL, false, 0, NULL, 0, NULL };
 	int e = 0;
 	struct process *spinner = process_spawn(&a, &e), *sleeper = process_spawn(&b, &e);
 	KT_ASSERT(t, spinner && sleeper);
@@ -213,7 +213,7 @@ static void spins_share_cpu_every_mode_body(struct ktest *t)
 			continue;
 		KT_ASSERT_EQ(t, preempt_mode_set(mode), 0);
 		const char *argv[] = { "spin" };
-		struct spawn_args a = { "spin", 1, argv, NULL, false, me };
+		struct spawn_args a = { "spin", 1, argv, NULL, false, me, NULL, 0, NULL };
 		int e = 0;
 		struct process *p1 = process_spawn(&a, &e), *p2 = process_spawn(&a, &e);
 		KT_ASSERT(t, p1 && p2);
@@ -299,7 +299,7 @@ static void fifo_throttled_body(struct ktest *t)
 	u64 me = 1UL << raw_smp_processor_id();
 	u64 throttled = stat_sum(rt_throttled);
 	const char *argv[] = { "spin", "prio=50" };
-	struct spawn_args a = { "spin", 2, argv, NULL, false, me };
+	struct spawn_args a = { "spin", 2, argv, NULL, false, me, NULL, 0, NULL };
 	int e = 0;
 	struct process *p = process_spawn(&a, &e);
 	KT_ASSERT(t, p);

@@ -18,7 +18,7 @@ void user_run(struct user_run *r, const char *cmdline, u64 cpus)
 	struct printk_capture cap = { r->out, sizeof(r->out), 0, true };
 	u64 pos = log_head;
 	user_write_capture = &cap;
-	struct spawn_args a = { argv[0], (int)argc, (const char *const *)argv, NULL, false, cpus };
+	struct spawn_args a = { argv[0], (int)argc, (const char *const *)argv, NULL, false, cpus, NULL, 0, NULL };
 	struct process *p = process_spawn(&a, &r->err);
 	if (p) {
 		r->pid = p->pid;

@@ -148,7 +148,14 @@ static inline long sched_getparam(long tid, struct sched_param *param)
  * terminated array, at most USER_ARGC_MAX strings); its pid, or -errno. */
 static inline long spawn(const char *name, char *const argv[])
 {
-	return syscall2(__NR_spawn, (long)name, (long)argv);
+	return syscall4(__NR_spawn, (long)name, (long)argv, 0, 0); /* no handles */
+}
+
+/* The same, the child starting with copies of handles[0..n) in its
+ * slots 0..n-1 (uapi/ipc.h). */
+static inline long spawn_handles(const char *name, char *const argv[], const int *handles, int n)
+{
+	return syscall4(__NR_spawn, (long)name, (long)argv, (long)handles, n);
 }
 
 #endif

@@ -1,0 +1,142 @@
+/* IPC inside the kernel: objects, handle tables, the per-process IPC
+ * state, and the operations the system calls (kernel/sys_ipc.c) and the
+ * tests use. The user's view and the errors are uapi/ipc.h's.
+ *
+ *   ipc/object.c        objects (endpoints, notifications) and handles
+ *   ipc/endpoint.c      send, recv, call, reply, reply_recv: the slow path
+ *   ipc/fastpath.c      call and reply_recv switching straight to the
+ *                       partner on the same CPU (seL4's fastpath)
+ *   ipc/notification.c  signal and wait
+ *
+ * One lock, ipc_lock, guards every endpoint queue, notification and
+ * per-process IPC state: an IPC operation touches two threads and one
+ * object, and one lock makes that plainly atomic (seL4 runs its whole
+ * kernel under one lock on SMP). Handle tables need no lock: only their
+ * process changes its own table, and the kernel writes into a receiver's
+ * table only while that receiver waits inside recv, under ipc_lock. */
+#ifndef FOLD_IPC_IPC_H
+#define FOLD_IPC_IPC_H
+#include "lib/types.h"
+#include "lib/list.h"
+#include "kernel/spinlock.h"
+#include "uapi/ipc.h"
+
+struct process;
+struct thread;
+
+enum kobj_type { KOBJ_NONE, KOBJ_ENDPOINT, KOBJ_NOTIFICATION };
+
+struct kobject {
+	int type;
+	u32 id;                  /* for ps and the log: ep#N, ntfn#N */
+	volatile u32 refs;       /* handles and messages in flight */
+};
+
+struct endpoint {
+	struct kobject obj;
+	/* Threads waiting here, highest priority first, FIFO within one
+	 * priority. All senders or all receivers: never both at once (a
+	 * sender that finds a receiver hands over, and vice versa). */
+	struct list_head queue;
+	bool queue_recv;         /* the queue holds receivers */
+	u32 receivers;           /* handles with RIGHT_RECV; 0: dead (-EPIPE) */
+};
+
+struct notification {
+	struct kobject obj;
+	u32 bits;
+	struct ipc_state *waiter;
+};
+
+struct handle {
+	struct kobject *obj;     /* NULL: a free slot */
+	u64 badge;
+	u32 rights;
+};
+
+/* A message in the kernel: what travels in registers, the payload, and
+ * a granted object (a reference, or NULL). */
+struct ipc_msg {
+	u64 tag;
+	u64 w[IPC_WORDS];
+	u64 badge;
+	struct kobject *grant;   /* a granted object: a reference, or NULL */
+	u64 grant_badge;
+	u32 grant_rights;
+	u8 buf[IPC_BUF_MAX];
+};
+
+enum ipc_wait {
+	IPC_RUNNING,             /* not waiting */
+	IPC_WAIT_SEND,           /* queued on `ep` as a sender (call: then REPLY) */
+	IPC_WAIT_RECV,           /* queued on `ep` as a receiver */
+	IPC_WAIT_REPLY,          /* a call delivered: waiting for `replier` */
+	IPC_WAIT_NOTIFY,         /* waiting on notification `ntfn` */
+};
+
+/* Each process's IPC state (fold processes have one thread). */
+struct ipc_state {
+	struct thread *t;
+	struct process *proc;
+	struct handle handles[HANDLE_MAX];
+	/* Under ipc_lock: */
+	volatile int wait;       /* enum ipc_wait; back to IPC_RUNNING by the partner */
+	bool is_call;            /* a queued sender wants a reply */
+	long result;             /* what the partner says: 0 or -errno */
+	struct endpoint *ep;     /* where it is queued */
+	struct notification *ntfn;
+	struct list_head node;   /* on ep->queue */
+	struct ipc_state *reply_to;  /* a server: the caller it owes a reply */
+	struct ipc_state *replier;   /* a caller: the server holding its reply */
+	struct ipc_msg msg;      /* in: what it sends; out: what it received */
+};
+
+extern struct spinlock ipc_lock;
+
+/* ipc/object.c */
+struct ipc_state *ipc_state_create(struct process *p, struct thread *t);
+/* At exit, from the process itself: fail its caller, close every handle
+ * (it is on no queue: ipc_block() leaves them). The memory stays until
+ * the process is freed, for ps (ipc_state_destroy then). */
+void ipc_state_exit(struct ipc_state *s);
+void ipc_state_destroy(struct ipc_state *s);   /* exit (if not yet) and free */
+struct endpoint *endpoint_create(void);
+struct notification *notification_create(void);
+void kobject_get(struct kobject *o);
+void kobject_put(struct kobject *o);
+/* A free slot for o (the reference passes to the table): its number, or
+ * -EMFILE. */
+int handle_install(struct ipc_state *s, struct kobject *o, u64 badge, u32 rights);
+/* Handle h of type `type` with all of `rights`: the slot, or NULL with
+ * *err = -EBADF (no such handle, another type) or -EPERM (rights). */
+struct handle *handle_lookup(struct ipc_state *s, long h, int type, u32 rights, int *err);
+int handle_close(struct ipc_state *s, long h);
+int handle_mint(struct ipc_state *s, long h, u64 badge, u32 rights);
+/* A copy of the parent's handle h in the child's next slot (spawn). */
+int handle_copy(struct ipc_state *from, long h, struct ipc_state *to);
+/* "recv ep#3", "reply pid 12", "-" ...: what s waits for, for ps. */
+void ipc_describe(struct ipc_state *s, char *buf, u64 len);
+
+/* ipc/endpoint.c: each returns 0 or -errno; s->msg holds the message in
+ * and out (a receive fills it, badge included). The caller copies the
+ * payload in and out (kernel/sys_ipc.c). */
+long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call);
+long ipc_recv(struct ipc_state *s, struct endpoint *ep);
+long ipc_reply(struct ipc_state *s);
+long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep);
+/* Sleep until s->wait is IPC_RUNNING (or a fatal signal: -EINTR, and s
+ * leaves whatever it waited on). Returns s->result. */
+long ipc_block(struct ipc_state *s);
+
+/* ipc/fastpath.c: s is about to block for a reply or a message (its
+ * thread marked SLEEPING, ipc_lock released) and `to` has just been made
+ * runnable by a message from s: switch straight to it when the fast
+ * path's conditions hold (seL4's fastpath), else wake it as any wake-up. */
+void ipc_switch_or_wake(struct ipc_state *s, struct ipc_state *to);
+/* May s hand its CPU to `to` at all (the conditions ipc_lock can see)? */
+bool ipc_fastpath_ok(const struct ipc_state *s, const struct ipc_state *to);
+
+/* ipc/notification.c */
+long notify_signal(struct notification *n, u32 bits);
+long notify_wait(struct ipc_state *s, struct notification *n);
+#endif

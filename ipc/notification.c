@@ -1,0 +1,47 @@
+/* Notifications: seL4's asynchronous half of IPC. A word of bits that
+ * signal() ORs in without blocking (from a process or, for a driver, from
+ * an interrupt) and wait() takes all at once, blocking while it is 0.
+ * Signals coalesce: two signals of one bit before a wait are one. */
+#include "ipc/ipc.h"
+#include "kernel/process.h"
+#include "sched/sched.h"
+#include "uapi/errno.h"
+
+long notify_signal(struct notification *n, u32 bits)
+{
+	if (!bits)
+		return 0;
+	u64 f = spin_lock_irqsave(&ipc_lock);
+	n->bits |= bits;
+	struct ipc_state *w = n->waiter;
+	if (w) {
+		n->waiter = NULL;
+		w->ntfn = NULL;
+		w->result = n->bits;
+		n->bits = 0;
+		__atomic_store_n(&w->wait, IPC_RUNNING, __ATOMIC_SEQ_CST);
+		wake_up_thread(w->t);
+	}
+	spin_unlock_irqrestore(&ipc_lock, f);
+	return 0;
+}
+
+long notify_wait(struct ipc_state *s, struct notification *n)
+{
+	u64 f = spin_lock_irqsave(&ipc_lock);
+	if (n->bits) {
+		long bits = n->bits;
+		n->bits = 0;
+		spin_unlock_irqrestore(&ipc_lock, f);
+		return bits;
+	}
+	if (n->waiter) {
+		spin_unlock_irqrestore(&ipc_lock, f);
+		return -EBUSY;
+	}
+	n->waiter = s;
+	s->ntfn = n;
+	s->wait = IPC_WAIT_NOTIFY;
+	spin_unlock_irqrestore(&ipc_lock, f);
+	return ipc_block(s);
+}

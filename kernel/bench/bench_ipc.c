@@ -1,0 +1,94 @@
+/* bench ipc [calls=N]: the IPC call+reply round trip between two user
+ * processes, user/ping.c calling the echo server user/pong.c N times
+ * (default 10000), each pinned to a CPU: both on CPU 0 (the fast path,
+ * ipc/fastpath.c), then on CPUs 0 and 1 (the slow path: every message a
+ * cross-CPU wake-up, with its RESCHEDULE IPI and fold), each with no
+ * payload and with 64 bytes. The figure is ping's own, from
+ * clock_gettime(); beside it, from the kernel's counters over the run,
+ * how many messages took the fast path and how many folds there were per
+ * message. One line per case:
+ *   BENCH ipc model=.. mode=.. smp=.. clock=.. cpus=same|cross bytes=B
+ *         calls=N ns_per_call=X messages=M fastpath=F folds_per_msg=P */
+#include "kernel/bench/bench.h"
+#include "kernel/process.h"
+#include "kernel/printk.h"
+#include "kernel/percpu.h"
+#include "ipc/ipc.h"
+#include "sched/sched.h"
+#include "uapi/syscall.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+static u64 sum_stat(size_t offset)
+{
+	u64 s = 0;
+	for_each_online_cpu(c)
+		s += *(const u64 *)((const char *)&per_cpu(stats, c) + offset);
+	return s;
+}
+#define STAT(field) sum_stat(__builtin_offsetof(struct cpu_stats, field))
+
+static int one(u64 calls, u32 ping_cpu, u32 pong_cpu, u32 bytes)
+{
+	struct ipc_state *k = ipc_state_create(NULL, current_thread());
+	struct endpoint *ep = k ? endpoint_create() : NULL;
+	if (!ep) {
+		console_printf("bench ipc: out of memory\n");
+		if (k)
+			ipc_state_destroy(k);
+		return -1;
+	}
+	int h = handle_install(k, &ep->obj, 0, RIGHT_SEND | RIGHT_RECV);
+	char c[32], b[32], ns[32], ctx[128];
+	snprintf(c, sizeof(c), "calls=%llu", (unsigned long long)calls);
+	snprintf(b, sizeof(b), "bytes=%u", bytes);
+	const char *pong_argv[] = { "pong" }, *ping_argv[] = { "ping", c, b };
+	struct spawn_args sa = { "pong", 1, pong_argv, NULL, false, 1UL << pong_cpu, k, 1, &h };
+	struct spawn_args ca = { "ping", 3, ping_argv, NULL, false, 1UL << ping_cpu, k, 1, &h };
+	u64 msgs0 = STAT(ipc_messages), fast0 = STAT(ipc_fastpath), folds0 = STAT(folds);
+	int err = 0;
+	struct process *server = process_spawn(&sa, &err);
+	int r = server ? bench_run_quiet(&ca) : -1;
+	if (!server)
+		console_printf("bench ipc: cannot start pong (error %d): is it in this ISO?\n", err);
+	else if (r) /* ping failed: pong waits for a call that will not come */
+		process_kill(server->pid, SIGKILL);
+	if (server)
+		process_wait(server);
+	u64 msgs = STAT(ipc_messages) - msgs0, fast = STAT(ipc_fastpath) - fast0;
+	u64 folds = STAT(folds) - folds0;
+	ipc_state_destroy(k);
+	if (r)
+		return -1;
+	if (!bench_out_field("bytes: ", ns, sizeof(ns))) {
+		console_printf("bench ipc: no figure in ping's output: %s\n", bench_out);
+		return -1;
+	}
+	char per[24];
+	fmt_centi(per, sizeof(per), msgs ? folds * 100 / msgs : 0);
+	const char *where = ping_cpu == pong_cpu ? "same" : "cross";
+	bench_context(ctx, sizeof(ctx));
+	console_printf("bench ipc: %s CPU%s, %u bytes: %s ns per call+reply (%llu messages, "
+		       "%llu by the fast path, %s folds per message)\n",
+		       ping_cpu == pong_cpu ? "one" : "across", ping_cpu == pong_cpu ? "" : "s", bytes,
+		       ns, (unsigned long long)msgs, (unsigned long long)fast, per);
+	console_printf("BENCH ipc %s cpus=%s bytes=%u calls=%llu ns_per_call=%s messages=%llu "
+		       "fastpath=%llu folds_per_msg=%s\n", ctx, where, bytes,
+		       (unsigned long long)calls, ns, (unsigned long long)msgs,
+		       (unsigned long long)fast, per);
+	return 0;
+}
+
+int bench_ipc(int argc, char **argv)
+{
+	u64 calls = 10000;
+	struct bench_opt opts[] = { BENCH_IPC_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
+	if (bench_parse("ipc", argc, argv, opts, ARRAY_SIZE(opts)))
+		return -1;
+	static const u32 sizes[] = { 0, 64 };
+	for (u32 cross = 0; cross < (nr_cpus_online > 1 ? 2U : 1U); cross++)
+		for (size_t i = 0; i < ARRAY_SIZE(sizes); i++)
+			if (one(calls, 0, cross, sizes[i]))
+				return -1;
+	return 0;
+}

@@ -1,0 +1,105 @@
+/* ping [calls=N] [bytes=B]: calls an echo server (user/pong.c) N times
+ * (default 10000) with a B-byte payload (default 0, at most IPC_BUF_MAX),
+ * checks every reply, then tells the server to quit and prints
+ *   ping: N calls of B bytes: X ns per round trip
+ * Under clock=icount a nanosecond is an instruction. It talks to the
+ * endpoint in its handle 0 when it was given one at spawn (the kernel's
+ * `bench ipc` and the ipc tests start the two that way, each pinned to a
+ * CPU); run alone (`run ping` in the shell) it makes an endpoint and
+ * spawns pong with it itself. Exit 0 if every reply was right.
+ *
+ * What it shows: a client's call, the send and the wait for the reply in
+ * one system call, and what a round trip costs. */
+#include "user/lib/crt0.h"
+#include "user/lib/stdio.h"
+#include "user/lib/stdlib.h"
+#include "user/lib/ipc.h"
+#include "user/pingpong.h"
+
+static u8 out[IPC_BUF_MAX], in[IPC_BUF_MAX];
+
+/* The payload goes out of and comes back into the same buffer. */
+static bool pattern_ok(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		if (out[i] != (u8)(i * 7 + 1))
+			return false;
+	return true;
+}
+
+static u64 now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (u64)t.tv_sec * 1000000000UL + (u64)t.tv_nsec;
+}
+
+static int usage(void)
+{
+	dprintf(STDERR_FILENO, "usage: ping [calls=N] [bytes=0..%d]\n", IPC_BUF_MAX);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long calls = 10000, bytes = 0;
+	for (int i = 1; i < argc; i++) {
+		int c = parse_option(argv[i], "calls", &calls);
+		int b = c ? 0 : parse_option(argv[i], "bytes", &bytes);
+		if (c < 0 || b < 0)
+			return usage();
+		if (!c && !b) {
+			dprintf(STDERR_FILENO, "ping: unknown option '%s'\n", argv[i]);
+			return usage();
+		}
+	}
+	if (bytes > IPC_BUF_MAX || !calls)
+		return usage();
+	int ep = PINGPONG_EP;
+	long server = 0;
+	struct ipc_msg m = { IPC_TAG(PONG_ECHO, 0), { 0, 0, 0 }, 0 };
+	if (ipc_call(ep, &m, in) == -EBADF) { /* alone: start our own server */
+		long h = endpoint_create();
+		if (h < 0) {
+			dprintf(STDERR_FILENO, "ping: endpoint_create: error %ld\n", h);
+			return 1;
+		}
+		ep = (int)h;
+		server = spawn_handles("pong", NULL, &ep, 1);
+		if (server < 0) {
+			dprintf(STDERR_FILENO, "ping: spawn pong: error %ld\n", server);
+			return 1;
+		}
+	}
+	for (unsigned long i = 0; i < bytes; i++)
+		out[i] = (u8)(i * 7 + 1);
+	unsigned long bad = 0;
+	u64 t0 = now_ns();
+	for (unsigned long i = 0; i < calls; i++) {
+		m.tag = IPC_TAG(PONG_ECHO, bytes);
+		m.w[0] = i;
+		m.w[1] = ~i;
+		m.w[2] = i * 3;
+		long r = ipc_call(ep, &m, bytes ? out : NULL);
+		if (r < 0) {
+			dprintf(STDERR_FILENO, "ping: call %lu: error %ld\n", i, r);
+			return 1;
+		}
+		if (m.w[0] != i + 1 || m.w[1] != ~i + 1 || m.w[2] != i * 3 + 1 ||
+		    IPC_TAG_LEN(m.tag) != bytes || !pattern_ok(bytes))
+			bad++;
+	}
+	u64 t1 = now_ns();
+	m.tag = IPC_TAG(PONG_QUIT, 0);
+	ipc_call(ep, &m, NULL);
+	if (server > 0)
+		wait4(server, NULL, 0, NULL);
+	u64 per = (t1 - t0) * 100 / calls;
+	printf("ping: %lu calls of %lu bytes: %lu.%02lu ns per round trip\n", calls, bytes,
+	       (unsigned long)(per / 100), (unsigned long)(per % 100));
+	if (bad) {
+		printf("ping: %lu replies were wrong\n", bad);
+		return 1;
+	}
+	return 0;
+}
