@@ -109,8 +109,9 @@ static long do_send(SYSCALL_ARGS, bool call)
 	long ret = load_msg(s, rights, a1, a2, a3, a4, (const void __user *)a5);
 	if (!ret)
 		ret = ipc_send(s, ep, badge, call);
-	drop_grant(s);
-	if (!ret && call)
+	if (ret) /* not sent: the grant is still ours (once sent, s->msg.grant is the reply's) */
+		drop_grant(s);
+	else if (call)
 		ret = deliver(s, (void __user *)a5);
 	return ret;
 }

@@ -1,4 +1,4 @@
-/* ping [calls=N] [bytes=B]: calls an echo server (user/pong.c) N times
+/* ping [calls=N] [bytes=B] [name=NAME]: calls an echo server (user/pong.c) N times
  * (default 10000) with a B-byte payload (default 0, at most IPC_BUF_MAX),
  * checks every reply, then tells the server to quit and prints
  *   ping: N calls of B bytes: X ns per round trip
@@ -6,7 +6,9 @@
  * endpoint in its handle 0 when it was given one at spawn (the kernel's
  * `bench ipc` and the ipc tests start the two that way, each pinned to a
  * CPU); run alone (`run ping` in the shell) it makes an endpoint and
- * spawns pong with it itself. Exit 0 if every reply was right.
+ * spawns pong with it itself. With name=NAME its handle 0 is a name
+ * server's (user/names.c) instead: it looks NAME up there and calls the
+ * endpoint the reply grants it. Exit 0 if every reply was right.
  *
  * What it shows: a client's call, the send and the wait for the reply in
  * one system call, and what a round trip costs. */
@@ -15,6 +17,7 @@
 #include "user/lib/stdlib.h"
 #include "user/lib/ipc.h"
 #include "user/pingpong.h"
+#include "user/names.h"
 
 static u8 out[IPC_BUF_MAX], in[IPC_BUF_MAX];
 
@@ -36,14 +39,19 @@ static u64 now_ns(void)
 
 static int usage(void)
 {
-	dprintf(STDERR_FILENO, "usage: ping [calls=N] [bytes=0..%d]\n", IPC_BUF_MAX);
+	dprintf(STDERR_FILENO, "usage: ping [calls=N] [bytes=0..%d] [name=NAME]\n", IPC_BUF_MAX);
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long calls = 10000, bytes = 0;
+	const char *name = NULL;
 	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "name=", 5)) {
+			name = argv[i] + 5;
+			continue;
+		}
 		int c = parse_option(argv[i], "calls", &calls);
 		int b = c ? 0 : parse_option(argv[i], "bytes", &bytes);
 		if (c < 0 || b < 0)
@@ -57,8 +65,22 @@ int main(int argc, char **argv)
 		return usage();
 	int ep = PINGPONG_EP;
 	long server = 0;
+	if (name) {
+		long h = names_lookup(NAMES_EP, name);
+		if (h < 0) {
+			dprintf(STDERR_FILENO, "ping: no server named '%s' (%ld)\n", name, h);
+			return 1;
+		}
+		printf("ping: the name server gave '%s' as handle %ld\n", name, h);
+		ep = (int)h;
+	}
 	struct ipc_msg m = { IPC_TAG(PONG_ECHO, 0), { 0, 0, 0 }, 0 };
-	if (ipc_call(ep, &m, in) == -EBADF) { /* alone: start our own server */
+	long probe = ipc_call(ep, &m, in);
+	if (probe < 0 && name) {
+		dprintf(STDERR_FILENO, "ping: the handle for '%s' does not work (%ld)\n", name, probe);
+		return 1;
+	}
+	if (probe == -EBADF) { /* alone: start our own server */
 		long h = endpoint_create();
 		if (h < 0) {
 			dprintf(STDERR_FILENO, "ping: endpoint_create: error %ld\n", h);

@@ -9,7 +9,9 @@
  *     one CPU, every preemption mode) and never across CPUs (counted);
  *   - a call to a server that died, or dies before replying: -EPIPE;
  *   - a process killed while queued leaves no waiter behind;
- *   - a process cannot use a handle it was not given, or a right. */
+ *   - a process cannot use a handle it was not given, or a right;
+ *   - handles move in messages (a name server, user/names.c);
+ *   - four fuzzers on two CPUs leave the kernel working. */
 #include "kernel/ktest.h"
 #include "kernel/process.h"
 #include "kernel/module.h"
@@ -273,6 +275,23 @@ static void handles_not_forged(struct ktest *t)
 	teardown();
 }
 
+/* A name server hands out a handle by name: nsdemo registers pong's
+ * endpoint (a grant in a call), ping, given only the name server, looks it
+ * up (a grant in a reply) and calls pong through it. */
+static struct user_run nsrun;
+static void name_server_grants(struct ktest *t)
+{
+	if (!user_have(t, "nsdemo") || !user_have(t, "names"))
+		return;
+	user_run(&nsrun, "nsdemo", 0);
+	KT_EXPECT_EQ(t, nsrun.err, 0);
+	KT_EXPECT(t, exited_ok(nsrun.status));
+	KT_EXPECT_STR_CONTAINS(t, nsrun.out, "names: echo registered");
+	KT_EXPECT_STR_CONTAINS(t, nsrun.out, "ping: the name server gave 'echo' as handle");
+	KT_EXPECT_STR_CONTAINS(t, nsrun.out, "ping: 1000 calls of 0 bytes");
+	KT_EXPECT_STR_CONTAINS(t, nsrun.out, "nsdemo: ping exited 0");
+}
+
 /* ---- four fuzzers (user/ipcfuzz.c) on two CPUs, sharing four handles */
 
 #define FUZZERS 4
@@ -374,4 +393,5 @@ KTEST_SUITE(ipc,
 	    KTEST_CASE(dead_server),
 	    KTEST_CASE(kill_while_blocked),
 	    KTEST_CASE(handles_not_forged),
+	    KTEST_CASE(name_server_grants),
 	    KTEST_CASE(fuzz_four));
