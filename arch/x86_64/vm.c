@@ -253,5 +253,7 @@ const char *mm_describe_address(u64 va)
 		return "the direct map (heap, no-execute)";
 	if (va >= MMIO_BASE && va < MMIO_BASE + (1UL << 40))
 		return "device memory";
+	if (va >= TEXT_POKE_VA && va < TEXT_POKE_VA + PAGE_SIZE)
+		return "the text_poke() alias (mapped only while it writes)";
 	return NULL;
 }
