@@ -3,6 +3,7 @@
  * Virtual layout (48-bit canonical addresses):
  *   0x0000000000000000  nothing (NULL dereferences fault)
  *   0xFFFF800000000000  PAGE_OFFSET: direct map of all RAM, RW, NX, 2 MiB pages
+ *                       (4 KiB around the kernel text, whose frames are RO)
  *   0xFFFFC00000000000  STACK_BASE: kernel stacks, each 16 KiB, THREAD_SIZE
  *                       aligned, with an unmapped 16 KiB guard below
  *   0xFFFFD00000000000  MMIO_BASE: device registers (LAPIC, IOAPIC), uncached

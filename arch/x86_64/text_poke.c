@@ -19,7 +19,16 @@
  * writes an int3 over the first byte, syncs every CPU, writes the tail,
  * syncs, then writes the first byte, so a CPU that races into the site
  * traps on the int3 and is sent on (arch/x86/kernel/alternative.c). fold
- * does not need that: its mode switch already stops the machine. */
+ * does not need that: its mode switch already stops the machine. A
+ * parked CPU can still take an NMI, but the NMI path runs no site: it
+ * leaves without exit work (no IRQ-exit site), and its count is never 0,
+ * so no preempt_enable() in it reaches the thunk.
+ *
+ * The alias's TLB entry: this CPU's goes with the invlpg of unmap_page().
+ * Another CPU could at most have cached one by a speculative walk while
+ * it spun in park(); nothing but text_poke() uses TEXT_POKE_VA, and
+ * map_page() invalidates the address on the CPU that maps it before the
+ * write, so a stale entry elsewhere is never used. */
 #include "arch/x86_64/text_poke.h"
 #include "arch/x86_64/vm.h"
 #include "arch/x86_64/cpu.h"

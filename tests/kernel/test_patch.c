@@ -20,6 +20,8 @@
 #include "arch/x86_64/patch_site.h"
 #include "arch/x86_64/text_poke.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/vm.h"
+#include "kernel/mm.h"
 #include "lib/string.h"
 
 static __noinline int ktest_probe(void)
@@ -69,6 +71,30 @@ static void sites_at_boot(struct ktest *t)
 	KT_EXPECT(t, s && !strcmp(function_at(s->target), "preempt_schedule_regs"));
 	ktest_diag(t, "%lu sites, mode %s", (unsigned long)patch_sites_count(),
 		   preempt_mode_name(preempt_mode));
+}
+
+/* W^X around the sites: text is mapped read-only at its link address
+ * and in the direct map, and text_poke()'s alias is gone after a write. */
+static void text_never_writable(struct ktest *t)
+{
+	for (const struct patch_site *s = _patch_sites_start; s < _patch_sites_end; s++) {
+		u64 direct = (u64)phys_to_virt(virt_to_phys((void *)s->addr));
+		u64 f = virt_pte_flags(s->addr), fd = virt_pte_flags(direct);
+		KT_EXPECT(t, f && !(f & PTE_W) && !(f & PTE_NX));
+		KT_EXPECT(t, fd && !(fd & PTE_W) && (fd & PTE_NX));
+	}
+	const struct patch_site *s = site_named("ktest_probe");
+	KT_ASSERT(t, s != NULL);
+	u8 same[PATCH_SITE_LEN];
+	memcpy(same, (const void *)s->addr, PATCH_SITE_LEN);
+	u64 f = local_irq_save();
+	text_poke((void *)s->addr, same, PATCH_SITE_LEN);
+	local_irq_restore(f);
+	KT_EXPECT(t, !virt_is_mapped(TEXT_POKE_VA));
+	KT_EXPECT(t, !memcmp((const void *)s->addr, same, PATCH_SITE_LEN));
+	ktest_diag(t, "site page flags %#lx, its direct-map alias %#lx, the poke alias unmapped",
+		   (unsigned long)virt_pte_flags(s->addr),
+		   (unsigned long)virt_pte_flags((u64)phys_to_virt(virt_to_phys((void *)s->addr))));
 }
 
 static void sites_follow_mode(struct ktest *t)
@@ -297,6 +323,7 @@ static void switch_stress(struct ktest *t)
 
 KTEST_SUITE(patch,
 	KTEST_CASE(sites_at_boot),
+	KTEST_CASE(text_never_writable),
 	KTEST_CASE(sites_follow_mode),
 	KTEST_CASE(corrupted_site_refused),
 	KTEST_CASE(switch_stress));
