@@ -3,9 +3,12 @@
  * Virtual layout (48-bit canonical addresses):
  *   0x0000000000000000  nothing (NULL dereferences fault)
  *   0xFFFF800000000000  PAGE_OFFSET: direct map of all RAM, RW, NX, 2 MiB pages
+ *                       (4 KiB around the kernel text, whose frames are RO)
  *   0xFFFFC00000000000  STACK_BASE: kernel stacks, each 16 KiB, THREAD_SIZE
  *                       aligned, with an unmapped 16 KiB guard below
  *   0xFFFFD00000000000  MMIO_BASE: device registers (LAPIC, IOAPIC), uncached
+ *   0xFFFFE00000000000  TEXT_POKE_VA: one page, a writable alias of a text
+ *                       page only while text_poke() writes through it
  *   0xFFFFFFFF80000000  KERNEL_VMA: the kernel image, 4 KiB pages, text R+X,
  *                       rodata R+NX, data/bss RW+NX
  */
@@ -18,6 +21,7 @@
 #define PAGE_OFFSET 0xFFFF800000000000UL
 #define STACK_BASE 0xFFFFC00000000000UL
 #define MMIO_BASE 0xFFFFD00000000000UL
+#define TEXT_POKE_VA 0xFFFFE00000000000UL
 #define KERNEL_VMA 0xFFFFFFFF80000000UL
 
 #define STACK_SIZE 16384UL   /* == THREAD_SIZE of the ti model */

@@ -11,8 +11,11 @@
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
 #include "arch/x86_64/irq.h"
+#include "arch/x86_64/patch_site.h"
+#include "kernel/ksyms.h"
 #include "kernel/bench/bench.h"
 #include "lib/string.h"
+#include "lib/format.h"
 #include "kernel/process.h"
 #include "ipc/ipc.h"
 #include "lib/string_helpers.h"
@@ -90,7 +93,14 @@ static int cmd_preempt(int argc, char **argv)
 				       string_escape_str(argv[1], e, sizeof(e)));
 			return -1;
 		}
-		if (preempt_mode_set(m)) {
+		int r = preempt_mode_set(m);
+		if (r == PREEMPT_MODE_EPATCH) {
+			console_printf("preempt: mode %s refused: a patch site holds unexpected bytes "
+				       "(see the log); the mode stays %s\n",
+				       argv[1], preempt_mode_name(preempt_mode));
+			return -1;
+		}
+		if (r) {
 			console_printf("preempt: COUNT=%s has no preempt count, so mode %s is not possible\n",
 				       preempt_model_name(), argv[1]);
 			return -1;
@@ -98,6 +108,30 @@ static int cmd_preempt(int argc, char **argv)
 	}
 	console_printf("preempt: count model %s, mode %s\n", preempt_model_name(),
 		       preempt_mode_name(preempt_mode));
+	return 0;
+}
+
+/* One line per patch site: its bytes as they are now and what they mean
+ * (tests/check-disasm reads these lines). */
+static int cmd_sites(int argc, char **argv)
+{
+	(void)argv;
+	if (too_many("sites", argc, 1))
+		return -1;
+	console_printf("sites: mode %s, %lu patch sites\n", preempt_mode_name(preempt_mode),
+		       (unsigned long)patch_sites_count());
+	for (const struct patch_site *s = _patch_sites_start; s < _patch_sites_end; s++) {
+		const u8 *b = (const u8 *)s->addr;
+		char where[80], modes[48] = "";
+		ksym_format(where, sizeof(where), s->addr);
+		for (int m = 0; m < NR_PREEMPT_MODES; m++)
+			if ((s->modes >> m) & 1)
+				snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), " %s",
+					 preempt_mode_name(m));
+		console_printf("site %s %016lx %s: %02x %02x %02x %02x %02x %s (on in:%s)\n",
+			       s->name, (unsigned long)s->addr, where, b[0], b[1], b[2], b[3], b[4],
+			       patch_site_is_on(s) ? "jmp" : "nop", modes);
+	}
 	return 0;
 }
 
@@ -216,6 +250,7 @@ const struct shell_cmd shell_cmds[] = {
 	{ "cpus", "cpus                       CPUs, current threads, preempt counts", cmd_cpus },
 	{ "ps", "ps                         threads: CPU, state, priority, switches", cmd_ps },
 	{ "preempt", "preempt [MODE]             show or switch the mode:" PREEMPT_MODE_NAMES, cmd_preempt },
+	{ "sites", "sites                      the patch sites the mode rewrites, their bytes now", cmd_sites },
 	{ "stat", "stat                       per-CPU IRQ, IPI, fold and preemption counters", cmd_stat },
 	{ "bench", "bench NAME [key=value ...] a benchmark (below), e.g. bench latency load=hog", cmd_bench },
 	{ "test", "test [SUITE[,SUITE]]       run in-kernel test suites (KTAP); all: every suite", cmd_test },

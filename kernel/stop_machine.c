@@ -1,5 +1,5 @@
 /* A rendezvous of every CPU, for a change that no CPU may see half done
- * (the preemption mode today; code patching later).
+ * (the preemption mode's patch sites, arch/x86_64/patch_site.c).
  *
  * A CALL_FUNCTION IPI parks every other CPU in its IPI handler, with
  * interrupts off, which means each one is between two whole kernel paths:
@@ -12,6 +12,7 @@
 #include "kernel/percpu.h"
 #include "kernel/panic.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/text_poke.h"
 
 static DEFINE_SPINLOCK(stop_lock);
 static volatile u32 parked;
@@ -23,6 +24,11 @@ static void park(void *arg)
 	__atomic_fetch_add(&parked, 1, __ATOMIC_SEQ_CST);
 	while (!__atomic_load_n(&release, __ATOMIC_ACQUIRE))
 		cpu_relax();
+	/* fn may have rewritten code (patch sites): a serializing
+	 * instruction before this CPU runs any of it, as the SDM's
+	 * cross-modifying-code protocol asks of the executing CPUs (Vol.
+	 * 3A, "Handling Self- and Cross-Modifying Code"). */
+	sync_core();
 	__atomic_fetch_sub(&parked, 1, __ATOMIC_SEQ_CST);
 }
 

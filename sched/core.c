@@ -20,6 +20,7 @@
  * model still saves and restores it, as the seed patch did. */
 #include "sched/rq.h"
 #include "sched/preempt_mode.h"
+#include "arch/x86_64/patch_site.h"
 #include "arch/x86_64/switch.h"
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
@@ -243,11 +244,13 @@ void scheduler_ipi(void)
 /* Called through preempt_schedule_thunk when preempt_enable() took the
  * count to zero with TIF_NEED_RESCHED pending (never for a lazy request:
  * it is not in the count). Only full and lazy make that a preemption
- * point (Linux's preempt_schedule is a no-op static call in the others). */
+ * point, and only they reach here: in none and voluntary the thunk's
+ * patch site is a NOP that falls into `ret` (arch/x86_64/preempt_thunk.asm;
+ * Linux's preempt_schedule static call is NULL in those modes). */
 void preempt_schedule(void)
 {
 	this_cpu_stat_inc(preempt_schedule_calls);
-	if (!preempt_mode_preemptible() || !preemptible())
+	if (!preemptible())
 		return;
 	do {
 		this_cpu_stat_inc(preempt_enable_switches);
@@ -274,9 +277,14 @@ void preempt_schedule_irq(void)
 }
 
 /* The IRQ exit's question to the mode (arch/x86_64/irq.c asks it once the
- * count said yes): full and lazy preempt there. */
+ * count said yes): full and lazy preempt there. The answer is code, not a
+ * load: a patch site that is a jmp to the call in full and lazy and a NOP
+ * in none and voluntary (arch/x86_64/patch_site.h; Linux's
+ * irqentry_exit_cond_resched static call). */
 void irqentry_exit_cond_resched(void)
 {
-	if (preempt_irq_exit_enabled)
-		preempt_schedule_irq();
+	patch_site_jump(preempt_schedule_irq, PATCH_MODES_PREEMPT, preempt);
+	return;
+preempt:
+	preempt_schedule_irq();
 }

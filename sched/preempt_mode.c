@@ -9,11 +9,14 @@
  * request on behalf of a normal thread sets TIF_NEED_RESCHED_LAZY, which
  * none of them acts on; the tick promotes it (sched/core.c).
  *
- * The mode is read on hot paths without locks (the IRQ exit reads
- * preempt_irq_exit_enabled; cond_resched and preempt_schedule read
- * preempt_mode). A plain write while other CPUs run would let one act on
- * half a switch, e.g. decide "full" at IRQ exit after the mode became
- * "none", so a run-time switch happens inside stop_machine(). */
+ * The points are code, not tests of a variable: each is a patch site
+ * (arch/x86_64/patch_site.h), a jmp in the modes it acts in and a 5-byte
+ * NOP in the others, so a hot path reads no mode variable. A switch
+ * rewrites the sites inside stop_machine(): no CPU runs one while it
+ * changes, and none acts on half a switch (e.g. decides "full" at IRQ
+ * exit after the mode became "none"). preempt_mode itself stays for
+ * what is not a point: the lazy request's choice (sched/core.c) and
+ * the messages. */
 #include "sched/preempt_mode.h"
 #include "sched/sched.h"
 #include "kernel/preempt.h"
@@ -22,10 +25,10 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/patch_site.h"
 #include "lib/parse.h"
 
 volatile int preempt_mode = PREEMPT_MODE_DEFAULT;
-volatile u8 preempt_irq_exit_enabled;
 
 #define MODE_NAME(id, name, help) [PREEMPT_MODE_##id] = #name,
 #define MODE_HELP(id, name, help) [PREEMPT_MODE_##id] = help,
@@ -55,13 +58,19 @@ bool preempt_mode_valid(int mode)
 	return PREEMPT_HAS_COUNT || (mode != PREEMPT_MODE_FULL && mode != PREEMPT_MODE_LAZY);
 }
 
-static void apply(int mode)
+/* Rewrite the sites for `mode`, then record it; nothing changes if a site
+ * holds bytes it should not (patch_sites_apply() says which). */
+static int apply(int mode)
 {
+	if (!patch_sites_apply(mode))
+		return PREEMPT_MODE_EPATCH;
 	preempt_mode = mode;
-	preempt_irq_exit_enabled = mode == PREEMPT_MODE_FULL || mode == PREEMPT_MODE_LAZY;
+	return 0;
 }
 
-/* Boot, one CPU: `preempt=` if given and valid here, else the build's. */
+/* Boot, one CPU: `preempt=` if given and valid here, else the build's.
+ * The sites hold the build's mode as linked; a site that holds neither of
+ * its patterns keeps the kernel in that mode, with a message. */
 void preempt_mode_init(int requested)
 {
 	int mode = requested >= 0 ? requested : PREEMPT_MODE_DEFAULT;
@@ -71,21 +80,21 @@ void preempt_mode_init(int requested)
 			preempt_mode_name(PREEMPT_MODE_DEFAULT));
 		mode = PREEMPT_MODE_DEFAULT;
 	}
-	apply(mode);
+	if (!patch_sites_init() || apply(mode))
+		preempt_mode = PREEMPT_MODE_DEFAULT; /* the linked state, untouched */
 	pr_info("preempt: count model %s, mode %s\n", preempt_model_name(),
 		preempt_mode_name(preempt_mode));
 }
 
 static int apply_stopped(void *arg)
 {
-	apply(*(int *)arg);
-	return 0;
+	return apply(*(int *)arg);
 }
 
 int preempt_mode_set(int mode)
 {
 	if (!preempt_mode_valid(mode))
-		return -1;
+		return PREEMPT_MODE_EINVAL;
 	return stop_machine(apply_stopped, &mode);
 }
 
@@ -105,17 +114,23 @@ static int __cond_resched(void)
 	return 1;
 }
 
+/* Linux's dynamic_cond_resched: the call in none and voluntary, nothing
+ * in full and lazy. */
 int cond_resched(void)
 {
-	if (preempt_mode_preemptible())
-		return 0; /* full, lazy: no-op, as in Linux */
+	patch_site_jump(cond_resched, PATCH_MODES2(NONE, VOLUNTARY), resched);
+	return 0;
+resched:
 	return __cond_resched();
 }
 
+/* Linux's dynamic_might_resched: voluntary only. */
 void might_resched(void)
 {
-	if (preempt_mode_voluntary())
-		__cond_resched();
+	patch_site_jump(might_resched, PATCH_MODES1(VOLUNTARY), resched);
+	return;
+resched:
+	__cond_resched();
 }
 
 void __might_sleep(const char *file, int line)

@@ -32,9 +32,9 @@ enum preempt_mode { PREEMPT_MODES(PREEMPT_MODE_ENUM) NR_PREEMPT_MODES };
 #define PREEMPT_MODE_WORD(id, name, help) " " #name
 #define PREEMPT_MODE_NAMES PREEMPT_MODES(PREEMPT_MODE_WORD)
 
+/* The mode, for what is not a preemption point (the lazy choice in
+ * sched/core.c, messages): the points themselves are patched code. */
 extern volatile int preempt_mode;
-/* Read at IRQ exit (irqentry_exit_cond_resched()): 1 in full and lazy. */
-extern volatile u8 preempt_irq_exit_enabled;
 
 int preempt_mode_parse(const char *s);          /* -1 if unknown */
 const char *preempt_mode_name(int mode);
@@ -43,7 +43,11 @@ bool preempt_mode_valid(int mode);              /* COUNT=off: not full, not lazy
 /* Boot, one CPU: the requested mode (-1: the build's), or the build's
  * default with a warning when this count model cannot run it. */
 void preempt_mode_init(int requested);
-/* Switch while all CPUs run; returns 0 or -1 (invalid for this build). */
+/* Switch while all CPUs run; returns 0, PREEMPT_MODE_EINVAL (not a mode,
+ * or not one this build can run) or PREEMPT_MODE_EPATCH (a patch site
+ * holds unexpected bytes: refused, nothing written, said why). */
+#define PREEMPT_MODE_EINVAL (-1)
+#define PREEMPT_MODE_EPATCH (-2)
 int preempt_mode_set(int mode);
 
 static inline bool preempt_mode_full(void)

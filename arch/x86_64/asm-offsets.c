@@ -15,6 +15,7 @@
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/irq.h"
+#include "arch/x86_64/patch_site.h"
 
 #define DEFINE(sym, val) \
 	__asm__ __volatile__("\n->" #sym " %0" ::"i"((long)(val)))
@@ -71,6 +72,17 @@ void asm_offsets(void)
 	DEFINE(PREEMPT_FOLDS_RESCHED, PREEMPT_FOLDS_RESCHED);
 	DEFINE(PREEMPT_COUNT_ON_STACK, PREEMPT_COUNT_ON_STACK);
 	DEFINE(PREEMPT_IPI_FOLDS, PREEMPT_IPI_FOLDS);
+	/* The patch sites (arch/x86_64/patch_site.h): patch_site.inc writes
+	 * the records from NASM, tests/check-disasm reads the dumps. */
+	DEFINE(PREEMPT_MODE_DEFAULT, PREEMPT_MODE_DEFAULT);
+	DEFINE(PATCH_MODES_PREEMPT, PATCH_MODES_PREEMPT);
+	DEFINE(PATCH_SITE_size, sizeof(struct patch_site));
+	OFFSET(PATCH_SITE_addr, patch_site, addr);
+	OFFSET(PATCH_SITE_target, patch_site, target);
+	OFFSET(PATCH_SITE_modes, patch_site, modes);
+	OFFSET(PATCH_SITE_name, patch_site, name);
+	DEFINE(PATCH_SITE_LEN, PATCH_SITE_LEN);
+	DEFINE(PATCH_SITE_JMP, PATCH_SITE_JMP);
 	/* The memory layout (kernel/mm.h), for boot/entry.asm, linker.ld
 	 * (build/layout.ld) and the host tools. */
 	DEFINE(KERNEL_VMA, KERNEL_VMA);
@@ -87,6 +99,7 @@ void asm_offsets(void)
 	DEFINE(AUTORUN_MAX, AUTORUN_MAX);
 	DEFINE(SHELL_LINE_MAX, SHELL_LINE_MAX);
 	WORDS(CMDLINE_OPTIONS, CMDLINE_OPTIONS(KEY));
+	WORDS(PREEMPT_MODE_NAMES, PREEMPT_MODE_NAMES); /* in enum order: a site's mode bits */
 	WORDS(BENCH_OPTIONS_preempt, BENCH_PREEMPT_OPTIONS(KEY, KEY));
 	WORDS(BENCH_OPTIONS_latency, BENCH_LATENCY_OPTIONS(KEY, KEY));
 	WORDS(BENCH_OPTIONS_throughput, BENCH_THROUGHPUT_OPTIONS(KEY, KEY));

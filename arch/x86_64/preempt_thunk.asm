@@ -4,11 +4,23 @@
 ; 3.2.1: rax, rcx, rdx, rsi, rdi, r8-r11) around the C call. That is what
 ; keeps callers of preempt_enable() leaf-like: no spills around a call the
 ; fast path never makes.
+;
+; Its first instruction is a patch site (arch/x86_64/patch_site.h), Linux's
+; static-call trampoline __SCT__preempt_schedule: in full and lazy it is
+; `jmp preempt_schedule_regs`, in none and voluntary a 5-byte NOP that
+; falls into `ret`, so preempt_enable() reaching zero costs a call and a
+; return and reads no mode variable.
 bits 64
+%include "asm-offsets.inc"
+%include "patch_site.inc"
 section .text
 extern preempt_schedule
 global preempt_schedule_thunk
-preempt_schedule_thunk:
+global preempt_schedule_regs
+	PATCH_SITE "preempt_schedule", preempt_schedule_thunk, preempt_schedule_regs, PATCH_MODES_PREEMPT
+	ret
+
+preempt_schedule_regs:
 	push rbp
 	mov rbp, rsp
 	push rdi

@@ -178,6 +178,25 @@ void *memremap(u64 pa, size_t size)
 	return (void *)(va + off);
 }
 
+/* One 2 MiB piece of the direct map at physical pa. The pieces that hold
+ * kernel text get 4 KiB pages instead, the text frames read-only (NX like
+ * all of the direct map): otherwise the direct map would be a permanent
+ * writable alias of the text, and W^X would hold for one address of it
+ * only. text_poke() (arch/x86_64/text_poke.c) makes the one writable alias
+ * there ever is, for as long as it writes. */
+static void map_direct_2m(u64 pa)
+{
+	u64 ts = virt_to_phys(_text_start), te = virt_to_phys(_text_end);
+	if (pa + (1UL << 21) <= ts || pa >= te) {
+		map_2m(PAGE_OFFSET + pa, pa, PTE_W | PTE_NX | PTE_G);
+		return;
+	}
+	for (u64 p = pa; p < pa + (1UL << 21); p += PAGE_SIZE) {
+		u64 w = p >= ts && p < te ? 0 : PTE_W;
+		*walk_create(PAGE_OFFSET + p, 0) = p | w | PTE_NX | PTE_G | PTE_P;
+	}
+}
+
 static void map_kernel_range(char *start, char *end, u64 flags)
 {
 	for (u64 va = (u64)start; va < (u64)end; va += PAGE_SIZE)
@@ -204,10 +223,10 @@ void vm_init(void)
 		u64 s = ALIGN_DOWN(m->base, 1UL << 21);
 		u64 e = ALIGN_UP(m->base + m->len, 1UL << 21);
 		for (u64 pa = s; pa < e; pa += 1UL << 21)
-			map_2m(PAGE_OFFSET + pa, pa, PTE_W | PTE_NX | PTE_G);
+			map_direct_2m(pa);
 	}
 	/* The first 2 MiB always (BIOS areas, the AP trampoline, the RSDP). */
-	map_2m(PAGE_OFFSET, 0, PTE_W | PTE_NX | PTE_G);
+	map_direct_2m(0);
 
 	/* The kernel image, by permission class. */
 	map_kernel_range(_text_start, _text_end, 0);
@@ -253,5 +272,7 @@ const char *mm_describe_address(u64 va)
 		return "the direct map (heap, no-execute)";
 	if (va >= MMIO_BASE && va < MMIO_BASE + (1UL << 40))
 		return "device memory";
+	if (va >= TEXT_POKE_VA && va < TEXT_POKE_VA + PAGE_SIZE)
+		return "the text_poke() alias (mapped only while it writes)";
 	return NULL;
 }

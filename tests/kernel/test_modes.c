@@ -21,6 +21,7 @@
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/patch_site.h"
 
 enum { L_RUN, L_IN_MIGHT, L_IN_COND, L_DONE, L_NOT_STARTED };
 static const char *const state_names[] = { "mid-loop", "at might_resched()",
@@ -219,8 +220,8 @@ static void mode_case(struct ktest *t, int mode, void (*check)(struct ktest *))
 	}
 	KT_ASSERT_EQ(t, r, 0);
 	KT_ASSERT_EQ(t, preempt_mode, mode);
-	KT_EXPECT_EQ(t, preempt_irq_exit_enabled,
-		     mode == PREEMPT_MODE_FULL || mode == PREEMPT_MODE_LAZY);
+	/* The IRQ exit's decision is its patch site: on in full and lazy. */
+	KT_EXPECT_EQ(t, patch_sites_in_mode(mode), patch_sites_count());
 	check(t);
 	KT_EXPECT_EQ(t, switch_mode_while_busy(saved), 0);
 	KT_EXPECT_EQ(t, preempt_mode, saved);
