@@ -5,6 +5,7 @@
 #include "kernel/mm.h"
 #include "kernel/panic.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 
 struct boot_info boot_info;
 
@@ -29,11 +30,9 @@ static void copy_string(char *dst, size_t size, const u8 *body, u32 len)
 static void module_record(struct mb_module *mod, const u8 *body, u32 len)
 {
 	const char *str = (const char *)body + 8;
-	u32 n = len - 8, i = 0, k = 0, w;
-	memcpy(&w, body, 4);
-	mod->start = w;
-	memcpy(&w, body + 4, 4);
-	mod->end = w;
+	u32 n = len - 8, i = 0, k = 0;
+	mod->start = get_unaligned_le32(body);
+	mod->end = get_unaligned_le32(body + 4);
 	while (i < n && (str[i] == ' ' || str[i] == '\t'))
 		i++;
 	while (i < n && str[i] && str[i] != ' ' && str[i] != '\t' &&
@@ -76,18 +75,17 @@ void multiboot_parse(u64 info_phys)
 			module_record(&boot_info.mods[boot_info.mods_count++], body, len);
 			break;
 		case 6: { /* memory map: entry_size, entry_version, entries */
-			u32 esize;
 			if (len < 8)
 				break;
-			memcpy(&esize, body, 4);
+			u32 esize = get_unaligned_le32(body);
 			for (u64 e = 16; e + esize <= tag->size && esize >= 20; e += esize) {
 				const u8 *ent = (const u8 *)tag + e;
 				if (boot_info.mmap_count == MB_MMAP_MAX)
 					break;
 				struct mb_mmap_entry *m = &boot_info.mmap[boot_info.mmap_count++];
-				memcpy(&m->base, ent, 8);
-				memcpy(&m->len, ent + 8, 8);
-				memcpy(&m->type, ent + 16, 4);
+				m->base = get_unaligned_le64(ent);
+				m->len = get_unaligned_le64(ent + 8);
+				m->type = get_unaligned_le32(ent + 16);
 			}
 			break;
 		}

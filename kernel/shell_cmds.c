@@ -272,11 +272,6 @@ static int cmd_help(int argc, char **argv)
 		return -1;
 	for (size_t i = 0; i < shell_ncmds; i++)
 		console_printf("  %s\n", shell_cmds[i].usage);
-#define BENCH_HELP(name, options, what)                                               \
-	{                                                                             \
-		static const struct bench_opt o[] = { options(BENCH_USAGE_NUM, BENCH_USAGE_WORDS) }; \
-		bench_usage(#name, o, ARRAY_SIZE(o), what);                           \
-	}
-	BENCHES(BENCH_HELP)
+	bench_help_all();
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include "kernel/printk.h"
 #include "kernel/mm.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 
 struct madt_info madt;
 
@@ -40,20 +41,7 @@ static bool checksum_ok(const void *p, size_t n)
 }
 
 /* Table fields need not be aligned (a MADT entry's u64 sits at offset 4):
- * read them by bytes. */
-static u32 get_u32(const u8 *p)
-{
-	u32 v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static u64 get_u64(const u8 *p)
-{
-	u64 v;
-	memcpy(&v, p, 8);
-	return v;
-}
+ * lib/unaligned.h reads them. */
 
 /* ACPI tables may sit in RAM the direct map does not cover (QEMU puts
  * them in a "reserved" range): map them if needed. A range that wraps
@@ -105,7 +93,7 @@ static void parse_madt(const struct sdt_header *h)
 		madt.skipped++; /* no room for the LAPIC address and flags */
 		return;
 	}
-	madt.lapic_phys = get_u32(p); /* Local Interrupt Controller Address */
+	madt.lapic_phys = get_unaligned_le32(p); /* Local Interrupt Controller Address */
 	p += 8;                       /* ... and Flags */
 	while (end - p >= 2 && p[1] >= 2 && p[1] <= end - p) {
 		u8 type = p[0];
@@ -119,24 +107,24 @@ static void parse_madt(const struct sdt_header *h)
 		switch (type) {
 		case 0: /* Processor Local APIC (5.2.12.2) */
 			id = p[3];
-			flags = get_u32(p + 4);
+			flags = get_unaligned_le32(p + 4);
 			cpu = true;
 			break;
 		case 9: /* Processor Local x2APIC (5.2.12.12) */
-			id = get_u32(p + 4);
-			flags = get_u32(p + 8);
+			id = get_unaligned_le32(p + 4);
+			flags = get_unaligned_le32(p + 8);
 			cpu = true;
 			break;
 		case 1: /* I/O APIC (5.2.12.3) */
 			if (madt.nioapics < MAX_IOAPICS) {
 				madt.ioapics[madt.nioapics].id = p[2];
-				madt.ioapics[madt.nioapics].phys = get_u32(p + 4);
-				madt.ioapics[madt.nioapics].gsi_base = get_u32(p + 8);
+				madt.ioapics[madt.nioapics].phys = get_unaligned_le32(p + 4);
+				madt.ioapics[madt.nioapics].gsi_base = get_unaligned_le32(p + 8);
 				madt.nioapics++;
 			}
 			break;
 		case 5: /* Local APIC Address Override (5.2.12.8) */
-			madt.lapic_phys = get_u64(p + 4);
+			madt.lapic_phys = get_unaligned_le64(p + 4);
 			break;
 		}
 		if (cpu) {

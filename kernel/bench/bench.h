@@ -77,6 +77,9 @@ extern const char *const bench_latency_loads[3];
 /* One help line: "  bench latency    [interval=50-1000000 ... load=none|hog|pingpong ...]  what". */
 void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, const char *what);
 
+/* Every benchmark's help line, from BENCHES() (the shell's `help`). */
+void bench_help_all(void);
+
 /* Parses argv[1..]; on a bad key or value prints why and returns -1. */
 int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts, size_t n);
 /* "model=folded mode=full smp=2 clock=icount" */

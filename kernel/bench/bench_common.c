@@ -83,6 +83,17 @@ void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, cons
 	console_printf("]  %s\n", what);
 }
 
+void bench_help_all(void)
+{
+#define BENCH_HELP(name, options, what)                                                          \
+	{                                                                                        \
+		static const struct bench_opt o[] = { options(BENCH_USAGE_NUM, BENCH_USAGE_WORDS) }; \
+		bench_usage(#name, o, ARRAY_SIZE(o), what);                                      \
+	}
+	BENCHES(BENCH_HELP)
+#undef BENCH_HELP
+}
+
 int bench_context(char *buf, size_t size)
 {
 	return snprintf(buf, size, "model=%s mode=%s smp=%u clock=%s", preempt_model_name(),

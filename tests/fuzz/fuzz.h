@@ -25,6 +25,20 @@ void fake_phys_reset(void);
  * unless FOLD_FUZZ_VERBOSE is set in the environment. */
 extern u64 fuzz_printed_bytes;
 
+/* A global the parser under test writes (cmdline, say): on the first
+ * input, remember its value; on every input, put that value back, so no
+ * input sees what the one before it left. */
+#define FUZZ_RESTORE_EACH_INPUT(var)                                      \
+	do {                                                              \
+		static __typeof__(var) saved__;                           \
+		static bool have__;                                       \
+		if (!have__) {                                            \
+			saved__ = (var);                                  \
+			have__ = true;                                    \
+		}                                                         \
+		(var) = saved__;                                          \
+	} while (0)
+
 /* Abort with a message: a parser broke a promise the target checks. */
 __noreturn void fuzz_fail(const char *fmt, ...) __printf(1, 2);
 #define FUZZ_ASSERT(cond)                                                   \

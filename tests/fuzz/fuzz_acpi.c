@@ -20,23 +20,11 @@
 #include "arch/x86_64/acpi.h"
 #include "kernel/multiboot.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 
 #define FUZZ_PHYS 0x07FE0000ULL
 #define SDT_HEADER 36
 
-static u32 get32(const u8 *p)
-{
-	u32 v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static u64 get64(const u8 *p)
-{
-	u64 v;
-	memcpy(&v, p, 8);
-	return v;
-}
 
 /* Make n bytes at p sum to 0 by changing the byte at p[at]. */
 static void fix_sum(u8 *p, size_t n, size_t at)
@@ -60,7 +48,7 @@ static u32 fix_table(u8 *mem, size_t size, u64 pa)
 	if (pa < FUZZ_PHYS || pa - FUZZ_PHYS > size || size - (pa - FUZZ_PHYS) < SDT_HEADER)
 		return 0;
 	u8 *t = mem + (pa - FUZZ_PHYS);
-	u32 len = get32(t + 4), room = (u32)(size - (pa - FUZZ_PHYS));
+	u32 len = get_unaligned_le32(t + 4), room = (u32)(size - (pa - FUZZ_PHYS));
 	if (len > room && len <= (1u << 20) && !(skip & 0x10)) {
 		len = SDT_HEADER + len % (room - SDT_HEADER + 1);
 		memcpy(t + 4, &len, 4);
@@ -79,7 +67,7 @@ static void fix_root(u8 *mem, size_t size, u64 pa, size_t entry)
 		return;
 	const u8 *t = mem + (pa - FUZZ_PHYS);
 	for (size_t off = SDT_HEADER; off + entry <= len; off += entry) {
-		u64 child = entry == 8 ? get64(t + off) : get32(t + off);
+		u64 child = entry == 8 ? get_unaligned_le64(t + off) : get_unaligned_le32(t + off);
 		if (!(skip & 4) && child != pa)
 			fix_table(mem, size, child);
 	}
@@ -101,8 +89,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	memcpy(mem, data + 36, msize);
 	skip = rsdp[33];
 
-	fix_root(mem, msize, get64(rsdp + 24), 8); /* XSDT */
-	fix_root(mem, msize, get32(rsdp + 16), 4); /* RSDT */
+	fix_root(mem, msize, get_unaligned_le64(rsdp + 24), 8); /* XSDT */
+	fix_root(mem, msize, get_unaligned_le32(rsdp + 16), 4); /* RSDT */
 	if (!(skip & 1)) {
 		fix_sum(rsdp, 20, 8);
 		fix_sum(rsdp, 36, 32);

@@ -10,13 +10,7 @@
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
-	static struct cmdline_values defaults;
-	static bool saved;
-	if (!saved) {
-		defaults = cmdline;
-		saved = true;
-	}
-	cmdline = defaults;
+	FUZZ_RESTORE_EACH_INPUT(cmdline);
 	console_loglevel = LOGLEVEL_DEFAULT;
 
 	char *s = malloc(size + 1); /* exact size: ASan sees a read past the NUL */

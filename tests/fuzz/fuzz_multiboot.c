@@ -11,28 +11,22 @@
 #include "kernel/cmdline.h"
 #include "kernel/mm.h"
 #include "lib/string.h"
+#include "lib/unaligned.h"
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
-	static struct cmdline_values defaults;
-	static bool saved;
-	if (!saved) {
-		defaults = cmdline;
-		saved = true;
-	}
 	if (size < 8 || size > (1u << 20))
 		return -1; /* GRUB's block always has its two u32s */
 	u8 *info = malloc(size);
 	FUZZ_ASSERT(info && ((uintptr_t)info & 7) == 0); /* GRUB aligns it to 8 */
 	memcpy(info, data, size);
-	u32 total;
-	memcpy(&total, info, 4);
+	u32 total = get_unaligned_le32(info);
 	if (total > size) {
 		total = (u32)size;
 		memcpy(info, &total, 4);
 	}
 	memset(&boot_info, 0, sizeof(boot_info));
-	cmdline = defaults;
+	FUZZ_RESTORE_EACH_INPUT(cmdline);
 
 	/* phys_to_virt() adds PAGE_OFFSET: hand over the address that lands
 	 * on the buffer (unsigned arithmetic, so the wrap is defined). */

@@ -86,12 +86,7 @@ static int cmd_preempt(int argc, char **argv)
 static int cmd_help(int argc, char **argv)
 {
 	check_argv(argc, argv);
-#define BENCH_HELP(name, options, what)                                         \
-	{                                                                       \
-		static const struct bench_opt o[] = { options(BENCH_USAGE_NUM, BENCH_USAGE_WORDS) }; \
-		bench_usage(#name, o, ARRAY_SIZE(o), what);                     \
-	}
-	BENCHES(BENCH_HELP)
+	bench_help_all();
 	return 0;
 }
 
