@@ -72,7 +72,7 @@ extern const char *const bench_latency_loads[3];
 	X(uaccess, BENCH_UACCESS_OPTIONS, "copy_from_user per mode, might_fault on/off (E7)") \
 	X(syscall, BENCH_SYSCALL_OPTIONS, "the null system call (getpid) from ring 3") \
 	X(userlat, BENCH_USERLAT_OPTIONS, "wake-up latency of a user thread (cyclictest)") \
-	X(ipc, BENCH_IPC_OPTIONS, "IPC call+reply round trip, same CPU and across, 0 and 64 bytes")
+	X(ipc, BENCH_IPC_OPTIONS, "IPC call+reply round trip and notification signal-to-wake, same CPU and across")
 
 /* One help line: "  bench latency    [interval=50-1000000 ... load=none|hog|pingpong ...]  what". */
 void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, const char *what);

@@ -6,9 +6,12 @@
  * payload and with 64 bytes. The figure is ping's own, from
  * clock_gettime(); beside it, from the kernel's counters over the run,
  * how many messages took the fast path and how many folds there were per
- * message. One line per case:
- *   BENCH ipc model=.. mode=.. smp=.. clock=.. cpus=same|cross bytes=B
- *         calls=N ns_per_call=X messages=M fastpath=F folds_per_msg=P */
+ * message. Then the notification ping-pong (user/sigpp.c), one CPU and
+ * two: the signal-to-wake time. One line per case:
+ *   BENCH ipc model=.. mode=.. smp=.. clock=.. test=call cpus=same|cross
+ *         bytes=B calls=N ns_per_call=X messages=M fastpath=F folds_per_msg=P
+ *   BENCH ipc ... test=notify cpus=same|cross rounds=N ns_per_signal=X
+ *         folds_per_signal=P */
 #include "kernel/bench/bench.h"
 #include "kernel/process.h"
 #include "kernel/printk.h"
@@ -72,10 +75,62 @@ static int one(u64 calls, u32 ping_cpu, u32 pong_cpu, u32 bytes)
 		       "%llu by the fast path, %s folds per message)\n",
 		       ping_cpu == pong_cpu ? "one" : "across", ping_cpu == pong_cpu ? "" : "s", bytes,
 		       ns, (unsigned long long)msgs, (unsigned long long)fast, per);
-	console_printf("BENCH ipc %s cpus=%s bytes=%u calls=%llu ns_per_call=%s messages=%llu "
+	console_printf("BENCH ipc %s test=call cpus=%s bytes=%u calls=%llu ns_per_call=%s messages=%llu "
 		       "fastpath=%llu folds_per_msg=%s\n", ctx, where, bytes,
 		       (unsigned long long)calls, ns, (unsigned long long)msgs,
 		       (unsigned long long)fast, per);
+	return 0;
+}
+
+/* The notification ping-pong (user/sigpp.c): A signals n1 and waits on
+ * n2, B the other way round. */
+static int notify_one(u64 rounds, u32 a_cpu, u32 b_cpu)
+{
+	struct ipc_state *k = ipc_state_create(NULL, current_thread());
+	struct notification *n1 = k ? notification_create() : NULL;
+	struct notification *n2 = n1 ? notification_create() : NULL;
+	if (!n2) {
+		console_printf("bench ipc: out of memory\n");
+		if (n1)
+			kobject_put(&n1->obj);
+		if (k)
+			ipc_state_destroy(k);
+		return -1;
+	}
+	int h1 = handle_install(k, &n1->obj, 0, RIGHT_SIGNAL | RIGHT_WAIT);
+	int h2 = handle_install(k, &n2->obj, 0, RIGHT_SIGNAL | RIGHT_WAIT);
+	int ha[] = { h1, h2 }, hb[] = { h2, h1 };
+	char r[32], ns[32], ctx[128];
+	snprintf(r, sizeof(r), "rounds=%llu", (unsigned long long)rounds);
+	const char *bv[] = { "sigpp", r }, *av[] = { "sigpp", r, "measure" };
+	struct spawn_args sb = { "sigpp", 2, bv, NULL, false, 1UL << b_cpu, k, 2, hb };
+	struct spawn_args sa = { "sigpp", 3, av, NULL, false, 1UL << a_cpu, k, 2, ha };
+	u64 folds0 = STAT(folds);
+	int err = 0;
+	struct process *b = process_spawn(&sb, &err);
+	int ret = b ? bench_run_quiet(&sa) : -1;
+	if (!b)
+		console_printf("bench ipc: cannot start sigpp (error %d): is it in this ISO?\n", err);
+	else if (ret)
+		process_kill(b->pid, SIGKILL);
+	if (b)
+		process_wait(b);
+	u64 folds = STAT(folds) - folds0;
+	ipc_state_destroy(k);
+	if (ret)
+		return -1;
+	if (!bench_out_field("rounds: ", ns, sizeof(ns))) {
+		console_printf("bench ipc: no figure in sigpp's output: %s\n", bench_out);
+		return -1;
+	}
+	char per[24];
+	fmt_centi(per, sizeof(per), folds * 100 / (2 * rounds));
+	const char *where = a_cpu == b_cpu ? "same" : "cross";
+	bench_context(ctx, sizeof(ctx));
+	console_printf("bench ipc: notification, %s: %s ns per signal-to-wake (%s folds per signal)\n",
+		       a_cpu == b_cpu ? "one CPU" : "across CPUs", ns, per);
+	console_printf("BENCH ipc %s test=notify cpus=%s rounds=%llu ns_per_signal=%s folds_per_signal=%s\n",
+		       ctx, where, (unsigned long long)rounds, ns, per);
 	return 0;
 }
 
@@ -90,5 +145,8 @@ int bench_ipc(int argc, char **argv)
 		for (size_t i = 0; i < ARRAY_SIZE(sizes); i++)
 			if (one(calls, 0, cross, sizes[i]))
 				return -1;
+	for (u32 cross = 0; cross < (nr_cpus_online > 1 ? 2U : 1U); cross++)
+		if (notify_one(calls, 0, cross))
+			return -1;
 	return 0;
 }
