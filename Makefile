@@ -275,6 +275,7 @@ test: tools
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
 	$(Q)python3 tests/bench/run-bench --self-test
 	$(Q)python3 tests/bench/run-bench --repro-check
+	$(Q)$(MAKE) -s --no-print-directory profile-test
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run $(TESTFLAGS)
 
@@ -282,6 +283,7 @@ test: tools
 -include tests/fuzz/fuzz.mk
 -include scripts/gdb/gdb.mk
 -include tests/bench/bench.mk
+-include tests/profile/profile.mk
 
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;
@@ -322,6 +324,9 @@ help:
 	@echo "                 (preempt, latency and userlat per load, throughput, uaccess, syscall)"
 	@echo "  bench-repro    two -smp 1 icount runs of one build must give identical figures"
 	@echo "  bench-selftest the bench harness on canned logs"
+	@echo "  profile        where a path's instructions go, per function and stage (tests/profile/):"
+	@echo "                 PROFILE=\"$(PROFILE)\" PROFILE_N= PROFILE_BUILD=\"PREEMPT=none ...\""
+	@echo "  profile-test   its self-test, and each path twice: the same tables (part of make test)"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"
 	@echo "  user           only the user programs: every user/*.c -> $(BUILD)/user/NAME.elf"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
