@@ -262,6 +262,11 @@ test-kvm: tools
 	$(Q)if [ ! -w /dev/kvm ]; then echo "test-kvm: /dev/kvm is missing or not writable: no KVM here"; exit 1; fi
 	$(Q)python3 tests/run --group kvm
 
+# Bochs 2.7 (no isa-debug-exit): boot to the end, power off through ACPI S5.
+.PHONY: test-bochs
+test-bochs: tools
+	$(Q)python3 tests/bochs/run-bochs-test
+
 # The harness runs last: its closing line is the run's "N passed, N failed".
 test: tools
 	$(Q)$(MAKE) -s host-test
@@ -317,6 +322,7 @@ help:
 	@echo "  compile_commands.json  every object's real compile command, for clangd/clang-tidy (make writes build/'s)"
 	@echo "  check-protos   fail if a .c file declares a function prototype (tests/check-protos)"
 	@echo "  test-kvm       boot under KVM (x2APIC) and run the smp suite (not in make test)"
+	@echo "  test-bochs     boot under Bochs 2.7 (no isa-debug-exit) to the ACPI power-off (not in make test)"
 	@echo "  gdb            boot halted and attach GDB with fold's helpers (hbreak kmain)"
 	@echo "  qemu-gdb       only QEMU with its gdbstub; prints the command that attaches"
 	@echo "  test-gdb       the batch GDB session against QEMU -smp 2 (part of make test)"

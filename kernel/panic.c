@@ -10,6 +10,7 @@
 #include "sched/thread.h"
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/acpi_poweroff.h"
 #include "lib/format.h"
 
 volatile u64 bug_reports;
@@ -18,9 +19,14 @@ static volatile int panicking = -1;
 __noreturn void qemu_exit(int code)
 {
 	/* isa-debug-exit at 0xf4 (QEMU -device isa-debug-exit): QEMU exits
-	 * with (value << 1) | 1. Without the device the write is ignored and
-	 * we stop here. */
+	 * with (value << 1) | 1 inside this instruction. Without the device
+	 * (Bochs, real hardware) the write is ignored and we get past it:
+	 * power off through ACPI, and if that fails too, say so and halt. */
 	outl(0xF4, (u32)code);
+	printk(KERN_EMERG "fold: no isa-debug-exit at port 0xf4 (exit code %d): powering off through ACPI\n",
+	       code);
+	acpi_power_off();
+	printk(KERN_EMERG "fold: could not power off; halting\n");
 	for (;;) {
 		local_irq_disable();
 		halt();

@@ -125,6 +125,17 @@ def check_commands(ctx: Context) -> list[str]:
     return problems
 
 
+def check_no_debug_exit(ctx: Context) -> list[str]:
+    """exit=acpi: QEMU without isa-debug-exit, the rest as usual."""
+    joined = " ".join(ctx.record("qemu").get("argv", []))
+    problems = []
+    if "isa-debug-exit" in joined:
+        problems.append(f"QEMU was given isa-debug-exit for an exit=acpi row: {joined}")
+    if "-no-reboot" not in joined:
+        problems.append(f"QEMU lost -no-reboot: {joined}")
+    return problems
+
+
 def check_build_output(ctx: Context) -> list[str]:
     if ctx.record("qemu"):
         return ["QEMU was booted although the build failed"]
@@ -186,6 +197,21 @@ CASES = [
          mention=("QEMU exit status 7",)),
     Case("qemu-error", None, via="qemu", exit=1,
          mention=("QEMU failed to start", "fake-qemu: pretending")),
+    # exit=acpi: no isa-debug-exit; QEMU exits 0 when the guest powers off,
+    # the verdict is the exit code the kernel printed.
+    Case("acpi-poweroff", "acpi-poweroff.log", via="qemu", exit=0, passes=True,
+         row={"exit": "acpi"}, check=check_no_debug_exit),
+    Case("acpi-reset", "good.log", via="qemu", exit=0, row={"exit": "acpi"},
+         mention=("no line contains 'acpi: powering off (S5'",
+                  "never reached qemu_exit()")),
+    Case("acpi-exit-code", "acpi-poweroff-fail.log", via="qemu", exit=0,
+         row={"exit": "acpi"},
+         mention=("the kernel's exit code 1 means status 3",
+                  "not ok: memory.guard_page")),
+    Case("acpi-expected-failure", "acpi-poweroff-fail.log", via="qemu", exit=0,
+         expect="fail", passes=True, row={"exit": "acpi"}),
+    Case("acpi-qemu-status", "acpi-poweroff.log", via="qemu", exit=1,
+         row={"exit": "acpi"}, mention=("QEMU exit status 1, expected 0",)),
     # Panics.
     Case("panic-expected", "panic.log", expect="panic", via="qemu", exit=5,
          passes=True, mention=("panicked as expected", "Call Trace:",

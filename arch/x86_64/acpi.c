@@ -1,4 +1,5 @@
 #include "arch/x86_64/acpi.h"
+#include "arch/x86_64/acpi_aml.h"
 #include "kernel/multiboot.h"
 #include "kernel/printk.h"
 #include "kernel/mm.h"
@@ -6,6 +7,7 @@
 #include "lib/unaligned.h"
 
 struct madt_info madt;
+struct acpi_pm_info acpi_pm = { .why = "no FADT in the ACPI tables" };
 
 struct rsdp {
 	char sig[8];
@@ -141,9 +143,68 @@ static void parse_madt(const struct sdt_header *h)
 	}
 }
 
+/* FADT fields (ACPI 6.5 5.2.9, Table 5.9): byte offsets. */
+#define FADT_DSDT 40
+#define FADT_SMI_CMD 48
+#define FADT_ACPI_ENABLE 52
+#define FADT_PM1A_CNT_BLK 64
+#define FADT_PM1B_CNT_BLK 68
+#define FADT_FLAGS 112
+#define FADT_X_DSDT 140
+#define FADT_X_PM1A_CNT_BLK 172    /* Generic Address Structures (5.2.3.2) */
+#define FADT_X_PM1B_CNT_BLK 184
+#define FADT_HW_REDUCED_ACPI (1u << 20)
+#define GAS_SYSTEM_IO 1
+
+/* A PM1 control block's I/O port: the 32-bit field, else the extended
+ * one if it is in system I/O space; 0 if neither fits a port. */
+static u16 pm1_port(const u8 *f, u32 len, u32 off, u32 xoff)
+{
+	u32 port = get_unaligned_le32(f + off);
+	if (!port && len >= xoff + 12 && f[xoff] == GAS_SYSTEM_IO &&
+	    get_unaligned_le64(f + xoff + 4) <= 0xFFFF)
+		port = (u32)get_unaligned_le64(f + xoff + 4);
+	return port <= 0xFFFF ? (u16)port : 0;
+}
+
+static void parse_fadt(const struct sdt_header *h)
+{
+	const u8 *f = (const u8 *)h;
+	u32 len = h->length;
+	if (len < FADT_PM1B_CNT_BLK + 4) {
+		acpi_pm.why = "the FADT is too short for its PM1 control blocks";
+		return;
+	}
+	if (len >= FADT_FLAGS + 4 && (get_unaligned_le32(f + FADT_FLAGS) & FADT_HW_REDUCED_ACPI)) {
+		acpi_pm.why = "hardware-reduced ACPI (SLEEP_CONTROL_REG): not supported";
+		return;
+	}
+	acpi_pm.pm1a_cnt = pm1_port(f, len, FADT_PM1A_CNT_BLK, FADT_X_PM1A_CNT_BLK);
+	acpi_pm.pm1b_cnt = pm1_port(f, len, FADT_PM1B_CNT_BLK, FADT_X_PM1B_CNT_BLK);
+	u32 smi = get_unaligned_le32(f + FADT_SMI_CMD);
+	acpi_pm.smi_cmd = smi <= 0xFFFF ? (u16)smi : 0;
+	acpi_pm.acpi_enable = f[FADT_ACPI_ENABLE];
+	if (!acpi_pm.pm1a_cnt) {
+		acpi_pm.why = "the FADT gives no PM1a control block in I/O space";
+		return;
+	}
+	/* X_DSDT, when present, takes precedence over DSDT (5.2.9). */
+	u64 dsdt = get_unaligned_le32(f + FADT_DSDT);
+	if (len >= FADT_X_DSDT + 8 && get_unaligned_le64(f + FADT_X_DSDT))
+		dsdt = get_unaligned_le64(f + FADT_X_DSDT);
+	const struct sdt_header *d = dsdt ? map_table(dsdt, "DSDT") : NULL;
+	if (!d || memcmp(d->sig, "DSDT", 4)) {
+		acpi_pm.why = "no valid DSDT";
+		return;
+	}
+	acpi_pm.s5_valid = aml_find_s5((const u8 *)d + sizeof(*d), d->length - sizeof(*d),
+				       &acpi_pm.slp_typa, &acpi_pm.slp_typb, &acpi_pm.why);
+}
+
 bool acpi_init(void)
 {
 	if (!boot_info.rsdp_len) {
+		acpi_pm.why = "the boot loader found no ACPI RSDP";
 		pr_warn("acpi: the boot loader found no ACPI RSDP (ACPI off?): booting on one CPU\n");
 		return false;
 	}
@@ -165,18 +226,26 @@ bool acpi_init(void)
 	size_t entry = xsdt ? 8 : 4;
 	size_t n = (root->length - sizeof(*root)) / entry;
 	const u8 *ents = (const u8 *)root + sizeof(*root);
+	bool seen_madt = false, seen_fadt = false;
 	for (size_t i = 0; i < n; i++) {
 		u64 pa = 0;
 		memcpy(&pa, ents + i * entry, entry);
 		const struct sdt_header *h = acpi_map(pa, sizeof(*h));
-		if (memcmp(h->sig, "APIC", 4))
-			continue;
-		h = map_table(pa, "MADT");
-		if (!h)
-			break;
-		parse_madt(h);
-		madt.valid = madt.ncpus > 0;
-		break;
+		if (!memcmp(h->sig, "APIC", 4) && !seen_madt) {
+			seen_madt = true;
+			h = map_table(pa, "MADT");
+			if (h) {
+				parse_madt(h);
+				madt.valid = madt.ncpus > 0;
+			}
+		} else if (!memcmp(h->sig, "FACP", 4) && !seen_fadt) {
+			seen_fadt = true;
+			h = map_table(pa, "FADT");
+			if (h)
+				parse_fadt(h);
+			else
+				acpi_pm.why = "the FADT is invalid";
+		}
 	}
 	if (!madt.valid) {
 		pr_warn("acpi: no valid MADT with an enabled processor: booting on one CPU\n");
@@ -185,5 +254,7 @@ bool acpi_init(void)
 	pr_info("acpi: %s rev %u, MADT: %u CPUs, %u IOAPICs, LAPIC at %#llx%s\n",
 		xsdt ? "XSDT" : "RSDT", r->revision, madt.ncpus, madt.nioapics,
 		(unsigned long long)madt.lapic_phys, madt.skipped ? " (some entries skipped)" : "");
+	if (!acpi_pm.s5_valid)
+		pr_warn("acpi: no S5 power-off: %s\n", acpi_pm.why);
 	return true;
 }

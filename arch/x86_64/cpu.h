@@ -43,6 +43,16 @@ static __always_inline void outl(u16 port, u32 v)
 {
 	__asm__ __volatile__("outl %0, %1" ::"a"(v), "Nd"(port));
 }
+static __always_inline void outw(u16 port, u16 v)
+{
+	__asm__ __volatile__("outw %0, %1" ::"a"(v), "Nd"(port));
+}
+static __always_inline u16 inw(u16 port)
+{
+	u16 v;
+	__asm__ __volatile__("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
 static __always_inline u8 inb(u16 port)
 {
 	u8 v;

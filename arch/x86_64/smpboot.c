@@ -1,8 +1,20 @@
-/* Bringing up the application processors, one at a time, with the
- * INIT-SIPI-SIPI sequence of SDM Vol. 3A 9.4.4.1 ("Typical BSP
- * Initialization Sequence"): INIT, wait 10 ms, STARTUP, wait 200 us,
- * STARTUP again if the AP has not answered, then wait for it to report in
- * (with a timeout and a message naming a CPU that never does). */
+/* Bringing up the application processors with the INIT-SIPI-SIPI
+ * sequence: INIT, wait 10 ms, STARTUP, wait 200 us, STARTUP again if the
+ * AP has not answered (Intel MP spec 1.4, B.4 "Application Processor
+ * Startup"; SDM Vol. 3A 9.4.4.1 "Typical BSP Initialization Sequence").
+ * Every AP gets that timing, but the 10 ms after INIT is waited once for
+ * all of them: the BSP INITs every AP it will start, waits 10 ms, then
+ * sends each its STARTUPs in turn (the SDM's own sequence broadcasts the
+ * INIT to all APs at once). One at a time from there, since they share
+ * one trampoline (its stack and CPU number slots), but an AP's start-up
+ * takes microseconds: 31 serial 10 ms waits were most of a 32-CPU boot,
+ * and under -icount each polled nanosecond costs a round of every vCPU
+ * (QEMU moves on to the next vCPU at `pause`). Linux since 6.5 goes
+ * further and lets the APs run their start-up code in parallel (commit
+ * "x86/smpboot: Support parallel startup of secondary CPUs"), each AP
+ * finding its stack from its APIC ID; fold's trampoline has one slot.
+ * A CPU that never reports in gets a message and is skipped; a bring-up
+ * of more than SMP_PROGRESS_EVERY CPUs says how far it has got. */
 #include "arch/x86_64/syscall.h"
 #include "arch/x86_64/uaccess.h"
 #include "arch/x86_64/smpboot.h"
@@ -55,6 +67,15 @@ static bool wait_alive(u32 cpu, u64 timeout_ns)
 	return READ_ONCE(ap_alive) == cpu;
 }
 
+#define SMP_PROGRESS_EVERY 8
+
+/* INIT (level assert): the AP resets and waits for a STARTUP. */
+static void send_init(u32 apic_id)
+{
+	apic->send_ipi(apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
+}
+
+/* STARTUP to an AP INITed at least 10 ms ago (MP spec B.4), twice. */
 static bool start_ap(u32 cpu, u32 apic_id)
 {
 	u64 top = stack_alloc();
@@ -65,9 +86,9 @@ static bool start_ap(u32 cpu, u32 apic_id)
 	sched_prepare_cpu(cpu);
 	per_cpu(idle, cpu)->stack_top = top; /* the AP's start-up stack becomes its idle stack */
 
-	apic->send_ipi(apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
-	wait_ns(10 * NSEC_PER_MSEC);
 	for (int i = 0; i < 2; i++) {
+		/* A second STARTUP to an AP the first one started is ignored:
+		 * only an AP in wait-for-SIPI acts on it (SDM Vol. 3A 9.4.4.1). */
 		apic->send_ipi(apic_id, ICR_STARTUP | (TRAMPOLINE_PHYS >> 12));
 		if (wait_alive(cpu, 200 * NSEC_PER_USEC))
 			return true;
@@ -94,16 +115,37 @@ static u32 start_aps(void)
 	tr_set(tr_efer, rdmsr(MSR_EFER), 8);
 	tr_set(tr_entry, (u64)ap_main, 8);
 
-	u32 cpu = 1;
+	/* INIT the first want - 1 APs of the MADT, then one 10 ms wait. */
+	u32 inited = 0;
+	for (u32 i = 0; i < madt.ncpus && inited < want - 1; i++) {
+		if (madt.apic_ids[i] == bsp_id)
+			continue;
+		send_init(madt.apic_ids[i]);
+		inited++;
+	}
+	if (want > SMP_PROGRESS_EVERY)
+		pr_info("smp: starting %u CPUs: INIT to %u APs, 10 ms, then STARTUP to each\n",
+			want, inited);
+	wait_ns(10 * NSEC_PER_MSEC);
+
+	u32 cpu = 1, seen = 0;
 	for (u32 i = 0; i < madt.ncpus && cpu < want; i++) {
 		u32 id = madt.apic_ids[i];
 		if (id == bsp_id)
 			continue;
-		if (start_ap(cpu, id))
+		if (seen++ >= inited) {
+			/* past the INITed ones: an earlier AP failed */
+			send_init(id);
+			wait_ns(10 * NSEC_PER_MSEC);
+		}
+		if (start_ap(cpu, id)) {
 			cpu++;
-		else
+			if (want > SMP_PROGRESS_EVERY && cpu % SMP_PROGRESS_EVERY == 0 && cpu < want)
+				pr_info("smp: %u of %u CPUs up\n", cpu, want);
+		} else {
 			pr_err("smp: CPU with APIC ID %u did not answer INIT-SIPI-SIPI within %d ms; continuing without it\n",
 			       id, AP_TIMEOUT_MS);
+		}
 	}
 	/* Done: remove the 1:1 mapping and poison the page with HLT, so a
 	 * late AP halts instead of running stale code. */

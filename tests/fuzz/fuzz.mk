@@ -44,7 +44,7 @@ FUZZ_CFLAGS  := $(HOST_CFLAGS) -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_FULL \
 FUZZ_SRCS_cmdline   := kernel/cmdline.c
 FUZZ_SRCS_shell     := kernel/shell.c kernel/cmdline.c kernel/bench/bench_common.c
 FUZZ_SRCS_multiboot := kernel/multiboot.c kernel/cmdline.c
-FUZZ_SRCS_acpi      := arch/x86_64/acpi.c kernel/multiboot.c
+FUZZ_SRCS_acpi      := arch/x86_64/acpi.c arch/x86_64/acpi_aml.c kernel/multiboot.c
 FUZZ_SRCS_elf       := kernel/elf.c
 
 FUZZ_C_TARGETS := $(filter-out ktap,$(FUZZ_TARGETS))

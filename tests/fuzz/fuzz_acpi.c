@@ -1,11 +1,13 @@
-/* Fuzz target: ACPI CPU discovery (arch/x86_64/acpi.c): the RSDP, the
- * RSDT or XSDT, and the MADT. The input's first 36 bytes are the RSDP as
+/* Fuzz target: ACPI CPU discovery and power-off data (arch/x86_64/acpi.c):
+ * the RSDP, the RSDT or XSDT, the MADT, the FADT and the \_S5 package in
+ * the DSDT it points to (arch/x86_64/acpi_aml.c, also run directly on the
+ * whole memory). The input's first 36 bytes are the RSDP as
  * GRUB copied it into boot_info; the rest is physical memory from
  * FUZZ_PHYS (where QEMU puts its tables, near the top of RAM): tables,
  * pointers and all. Before parsing, the target fixes up every checksum it
  * can find, so that random contents get past them: the RSDP's two, the
- * RSDT's and the XSDT's, and those of the tables their entries point to
- * inside the memory (a table whose length runs out of the memory keeps
+ * RSDT's and the XSDT's, those of the tables their entries point to
+ * inside the memory, and a FADT's DSDT and X_DSDT (a table whose length runs out of the memory keeps
  * its bytes). Byte 33 of the RSDP (reserved; the parser ignores it) says
  * which fix-ups to skip, so the checksum failures are reached too:
  * bit 0 the RSDP's, bit 1 the root tables', bit 2 the other tables'; bit
@@ -15,9 +17,11 @@
  * Every table is read through memremap(), which hands out an exact-size
  * heap copy (tests/fuzz/shim.c): a read past what the parser mapped is an
  * ASan report. After parsing, `madt` must be within its arrays and the
- * CPUs it lists distinct. */
+ * CPUs it lists distinct, and `acpi_pm` either valid (a PM1a port, SLP_TYP
+ * values of 3 bits) or saying why not. */
 #include "tests/fuzz/fuzz.h"
 #include "arch/x86_64/acpi.h"
+#include "arch/x86_64/acpi_aml.h"
 #include "kernel/multiboot.h"
 #include "lib/string.h"
 #include "lib/unaligned.h"
@@ -59,6 +63,22 @@ static u32 fix_table(u8 *mem, size_t size, u64 pa)
 	return len;
 }
 
+/* If pa is a FADT in mem: the checksums of its DSDT and X_DSDT (ACPI 6.5
+ * 5.2.9: offsets 40 and 140), which the root table does not list. */
+static void fix_dsdt(u8 *mem, size_t size, u64 pa)
+{
+	if (pa < FUZZ_PHYS || pa - FUZZ_PHYS > size || size - (pa - FUZZ_PHYS) < SDT_HEADER)
+		return;
+	const u8 *t = mem + (pa - FUZZ_PHYS);
+	u32 len = get_unaligned_le32(t + 4), room = (u32)(size - (pa - FUZZ_PHYS));
+	if (memcmp(t, "FACP", 4) || len > room)
+		return;
+	if (len >= 44 && get_unaligned_le32(t + 40) != pa)
+		fix_table(mem, size, get_unaligned_le32(t + 40));
+	if (len >= 148 && get_unaligned_le64(t + 140) != pa)
+		fix_table(mem, size, get_unaligned_le64(t + 140));
+}
+
 /* A root table's entries first (their tables), then the root itself. */
 static void fix_root(u8 *mem, size_t size, u64 pa, size_t entry)
 {
@@ -68,8 +88,10 @@ static void fix_root(u8 *mem, size_t size, u64 pa, size_t entry)
 	const u8 *t = mem + (pa - FUZZ_PHYS);
 	for (size_t off = SDT_HEADER; off + entry <= len; off += entry) {
 		u64 child = entry == 8 ? get_unaligned_le64(t + off) : get_unaligned_le32(t + off);
-		if (!(skip & 4) && child != pa)
+		if (!(skip & 4) && child != pa) {
+			fix_dsdt(mem, size, child);
 			fix_table(mem, size, child);
+		}
 	}
 	if (!(skip & 2))
 		fix_table(mem, size, pa);
@@ -98,6 +120,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	memset(&boot_info, 0, sizeof(boot_info));
 	memset(&madt, 0, sizeof(madt));
+	FUZZ_RESTORE_EACH_INPUT(acpi_pm);
 	memcpy(boot_info.rsdp, rsdp, 36);
 	boot_info.rsdp_len = skip & 8 ? 20 : 36;
 	boot_info.rsdp_version = skip & 8 ? 1 : 2;
@@ -105,8 +128,17 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	bool ok = acpi_init();
 
+	/* The scan alone, over the whole memory (an exact-size copy). */
+	u8 typa = 0xEE, typb = 0xEE;
+	const char *why = NULL;
+	bool s5 = aml_find_s5(mem, msize, &typa, &typb, &why);
+	FUZZ_ASSERT(s5 ? typa <= 7 && typb <= 7 : why != NULL);
+
 	fake_phys_reset();
 	free(mem);
+	FUZZ_ASSERT(acpi_pm.s5_valid || acpi_pm.why);
+	FUZZ_ASSERT(!acpi_pm.s5_valid || (acpi_pm.pm1a_cnt && acpi_pm.slp_typa <= 7 &&
+					  acpi_pm.slp_typb <= 7));
 	FUZZ_ASSERT(ok == madt.valid);
 	FUZZ_ASSERT(!ok || madt.ncpus >= 1);
 	FUZZ_ASSERT(madt.ncpus <= MAX_CPUS);

@@ -8,8 +8,8 @@ them again (byte for byte) if a format changes. multiboot: an information
 block like GRUB's for `make run` (command line, loader name, two modules,
 a QEMU -m 256M memory map, both RSDPs). acpi: QEMU pc's table layout (an
 RSDP pointing at an RSDT and an XSDT, a FACP before the MADT, a MADT with
-two local APICs, an I/O APIC, interrupt overrides, a NMI entry) and one
-with x2APIC entries. elf: a static x86-64 executable with a text and a
+two local APICs, an I/O APIC, interrupt overrides, a NMI entry), one
+with x2APIC entries, and one with a full FADT and a DSDT declaring \_S5. elf: a static x86-64 executable with a text and a
 data segment and a PT_GNU_STACK, the shape user/user.mk's linker script
 gives. The fuzz targets fix checksums up themselves; these are correct
 anyway.
@@ -36,12 +36,12 @@ def tag(type_, body):
     return t + b"\0" * (-len(t) % 8)
 
 
-def rsdp(rev):
+def rsdp(rev, rsdt=PHYS + 0x40, xsdt=PHYS + 0x80):
     r = bytearray(b"RSD PTR " + b"\0" + b"BOCHS " + bytes([rev]) +
-                  struct.pack("<I", PHYS + 0x40))
+                  struct.pack("<I", rsdt))
     r[8] = -sum(r) & 0xFF
     if rev >= 2:
-        r += struct.pack("<IQ", 36, PHYS + 0x80) + b"\0" * 4
+        r += struct.pack("<IQ", 36, xsdt) + b"\0" * 4
         r[32] = -sum(r) & 0xFF
     return bytes(r)
 
@@ -97,6 +97,34 @@ def acpi(x2apic):
     return rsdp(2) + bytes(mem) + madt(x2apic)
 
 
+def acpi_s5():
+    # QEMU pc's power-off path: PHYS+0x000 a FACP of ACPI 6 length (244)
+    # pointing at the DSDT, +0x100 RSDT, +0x140 XSDT, +0x180 DSDT with a
+    # reference to _S5_ in a string before Name(_S5, Package(4){0,0,0,0}),
+    # +0x300 MADT.
+    body = bytearray(244 - 36)
+    def put(off, fmt, *v):
+        struct.pack_into(fmt, body, off - 36, *v)
+    put(40, "<I", PHYS + 0x180)          # DSDT
+    put(46, "<H", 9)                     # SCI_INT
+    put(48, "<IBB", 0xB2, 0xF1, 0xF0)    # SMI_CMD, ACPI_ENABLE, ACPI_DISABLE
+    put(56, "<II", 0x600, 0)             # PM1a_EVT_BLK, PM1b_EVT_BLK
+    put(64, "<II", 0x604, 0)             # PM1a_CNT_BLK, PM1b_CNT_BLK
+    facp = sdt(b"FACP", bytes(body), 5)
+    aml = (b"\x0d_S5_\x00" +
+           b"\x08_S4_\x12\x06\x04\x00\x00\x00\x00" +
+           b"\x08_S5_\x12\x06\x04\x00\x00\x00\x00")
+    dsdt = sdt(b"DSDT", aml, 1)
+    mem = bytearray(0x300)
+    mem[0:len(facp)] = facp
+    rsdt = sdt(b"RSDT", struct.pack("<II", PHYS, PHYS + 0x300))
+    xsdt = sdt(b"XSDT", struct.pack("<QQ", PHYS, PHYS + 0x300))
+    mem[0x100:0x100 + len(rsdt)] = rsdt
+    mem[0x140:0x140 + len(xsdt)] = xsdt
+    mem[0x180:0x180 + len(dsdt)] = dsdt
+    return rsdp(2, PHYS + 0x100, PHYS + 0x140) + bytes(mem) + madt(False)
+
+
 # ---- ELF -----------------------------------------------------------------
 
 def elf():
@@ -121,6 +149,7 @@ def main():
     write("multiboot", "grub-run", multiboot())
     write("acpi", "qemu-pc", acpi(False))
     write("acpi", "x2apic", acpi(True))
+    write("acpi", "qemu-pc-s5", acpi_s5())
     write("elf", "static", elf())
 
 

@@ -5,6 +5,8 @@
 # expressions (no helper involved) for the checker to compare against.
 # Everything is judged by run-gdb-test on the transcript, not here.
 
+import re
+
 import gdb
 
 
@@ -45,6 +47,35 @@ def interrupted_at_function_entry():
     rip = int(gdb.parse_and_eval(f"((struct pt_regs *){regs:#x})->rip")) & 0xFFFFFFFFFFFFFFFF
     where = gdb.execute(f"info symbol {rip:#x}", to_string=True)
     return " in section " in where and " + " not in where
+
+
+FOLD_RE = re.compile(r"^\s*(?:=>\s*)?(0x[0-9a-f]+)\s*<[^>]*>:\s*(\S+)\s*(.*)$")
+
+
+def find_fold(pc):
+    """The address of the fold's `andl $0x7fffffff, %gs:<preempt_count>`
+    (preempt_fold_need_resched(), arch/x86_64/preempt/bit31.h) at or after
+    pc in the function around pc, and of the instruction after it. The
+    offset comes from struct percpu itself, not a copy of the number."""
+    off = int(gdb.parse_and_eval("(long)&((struct percpu *)0)->preempt_count"))
+    flavor = gdb.parameter("disassembly-flavor")
+    gdb.execute("set disassembly-flavor att")
+    try:
+        lines = gdb.execute(f"disassemble {pc:#x}", to_string=True).splitlines()
+    finally:
+        gdb.execute(f"set disassembly-flavor {flavor}")
+    insns = []
+    for line in lines:
+        m = FOLD_RE.match(line)
+        if m:
+            insns.append((int(m.group(1), 16), m.group(2), m.group(3)))
+    gs = re.compile(r"%gs:" + (f"(?:{off:#x}|{off})" if off else "(?:0x0|0)") + r"\b")
+    for i, (addr, op, args) in enumerate(insns):
+        if addr >= pc and op.startswith("and") and "$0x7fffffff" in args \
+                and gs.search(args) and i + 1 < len(insns):
+            return addr, insns[i + 1][0]
+    raise gdb.GdbError(f"no fold (andl $0x7fffffff, %gs:{off:#x}) after {pc:#x} "
+                       "in the function's disassembly")
 
 
 def run():
@@ -113,23 +144,35 @@ def run():
     cmd("fold-ps")
     cmd("fold-dmesg")
 
-    mark("STOP finish")
-    cmd("finish")
+    # Just after the fold: a thread-specific breakpoint on the instruction
+    # that follows the fold's andl (found in the disassembly, wherever the
+    # compiler put it), not `finish`. Where `finish` stops depends on GDB's
+    # idea of the caller's frame: when scheduler_ipi was inlined into
+    # reschedule_interrupt, `finish` once stopped on a line of the caller
+    # before the andl had run (fold's issue 13, point 6).
+    mark("STOP fold")
+    fold_at, after = find_fold(int(gdb.parse_and_eval("$pc")))
+    raw("fold_insn", fold_at)
+    raw("fold_next", after)
+    gdb.Breakpoint(f"*{after:#x}", internal=False, temporary=True).thread = thread
+    mark(f"CMD tbreak *{after:#x} thread {thread}")
+    cmd("continue")
+    raw("pc", "$pc")
     raw("cpu", selected_cpu_raw())
     raw("count", f"percpu_area[{cpu}].preempt_count")
     cmd("fold-cpus")
 
     # The end of the handler: the fold is counted, hardirq is still 1.
-    # irq_exit() is inlined into handle_irq, and `finish` may already have
-    # stopped on its first instruction: a breakpoint there would not be hit
-    # by `continue` (GDB steps over the one at the pc), and the next stop
+    # irq_exit() is inlined into handle_irq; should the stop above ever be
+    # on its first instruction, a breakpoint there would not be hit by
+    # `continue` (GDB steps over the one at the pc), and the next stop
     # would be another interrupt's. So continue only when not there yet.
     mark("STOP irq_exit")
     bp = gdb.Breakpoint("irq_exit", temporary=True)
     mark("CMD tbreak irq_exit thread %d" % thread)
     pc = int(gdb.parse_and_eval("$pc"))
     if any(loc.address == pc for loc in bp.locations):
-        mark("NOTE finish stopped on irq_exit's first instruction")
+        mark("NOTE already on irq_exit's first instruction")
         bp.delete()
     else:
         bp.thread = thread

@@ -42,10 +42,11 @@ HOST_SAN_PROBE = $(shell mkdir -p $(HOST_BUILD) && \
 		-o $(HOST_BUILD)/san-probe >/dev/null 2>&1 && \
 	$(HOST_BUILD)/san-probe >/dev/null 2>&1 && echo '$(HOST_SAN_FLAGS)')
 
+# lib/, and the kernel's pure parsers that have a host test of their own.
 HOST_LIB_SRCS := lib/string.c lib/format.c lib/bitmap.c lib/stats.c \
-	lib/parse.c lib/sort.c lib/string_helpers.c
+	lib/parse.c lib/sort.c lib/string_helpers.c arch/x86_64/acpi_aml.c
 HOST_LIB_OBJS := $(HOST_LIB_SRCS:%.c=$(HOST_BUILD)/%.o)
-HOST_TEST_NAMES := string format list bitmap stats parse sort string_helpers
+HOST_TEST_NAMES := string format list bitmap stats parse sort string_helpers acpi_aml
 HOST_TEST_BINS := $(HOST_TEST_NAMES:%=$(HOST_BUILD)/test_%)
 HOST_TEST_OBJS := $(HOST_TEST_NAMES:%=$(HOST_BUILD)/tests/host/test_%.o)
 HOST_OBJS := $(HOST_LIB_OBJS) $(HOST_TEST_OBJS)

@@ -84,13 +84,18 @@ def gdbstub_args(port: int) -> list[str]:
 
 
 def command(qemu: list[str], machine: Machine, iso: str, serial: str,
-            gdb_port: int | None = None, extra: list[str] | tuple = ()) -> list[str]:
+            gdb_port: int | None = None, extra: list[str] | tuple = (),
+            debug_exit: bool = True) -> list[str]:
     """The whole command: qemu, the machine, the ISO as a CD to boot from,
     no display, no monitor, the serial port at serial (stdio, file:PATH,
-    ...), the debug-exit device, the gdbstub if gdb_port, then extra."""
+    ...), the debug-exit device (unless debug_exit is False: then the
+    kernel powers off through ACPI S5 and QEMU exits 0), the gdbstub if
+    gdb_port, then extra."""
     cmd = [*qemu, *machine.args(), "-cdrom", iso, "-boot", "d",
            "-display", "none", "-no-reboot", "-serial", serial,
-           "-monitor", "none", "-device", DEBUG_EXIT]
+           "-monitor", "none"]
+    if debug_exit:
+        cmd += ["-device", DEBUG_EXIT]
     if gdb_port is not None:
         cmd += gdbstub_args(gdb_port)
     return cmd + list(extra)
