@@ -92,7 +92,7 @@ static void check_base(struct tworker *w, u32 depth)
 	if (likely(c == 0 && !irqs_off))
 		return;
 	w->leaks++;
-	console_printf("torture: count leak: %s on CPU %u: count 0x%x (base 0), IRQs %s, after a "
+	torture_print("torture: count leak: %s on CPU %u: count 0x%x (base 0), IRQs %s, after a "
 		       "nest of depth %u\n", w->name, w->cpu, c, irqs_off ? "off" : "on", depth);
 	preempt_count_sub(c);
 	if (irqs_off)

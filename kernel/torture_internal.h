@@ -42,8 +42,14 @@ struct torture_state {
 	int inject;                /* enum torture_inject */
 	int inject_pending;        /* 1 until the injection took place */
 	volatile u64 ipis_ran;
+	bool quiet;                /* the suite: lines to the log, not the console */
 };
 extern struct torture_state tstate;
+
+/* The torture's lines: to the console from the shell; to the kernel log
+ * (and the console, with its "[time] cpu:" prefix, which the KTAP parser
+ * skips) when a suite runs it. */
+__printf(1, 2) void torture_print(const char *fmt, ...);
 
 /* A worker thread's function (arg: its struct tworker). */
 void torture_worker(void *arg);

@@ -16,11 +16,18 @@
 
 const char *const torture_inject_names[NR_TORTURE_INJECT] = { "none", "lost", "leak" };
 
-#define say(p, ...)                                   \
-	do {                                          \
-		if (!(p)->quiet)                      \
-			console_printf(__VA_ARGS__);  \
-	} while (0)
+void torture_print(const char *fmt, ...)
+{
+	char line[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (tstate.quiet)
+		printk(KERN_INFO "%s", line);
+	else
+		console_printf("%s", line);
+}
 
 static const char *state_name(const struct thread *t)
 {
@@ -49,6 +56,7 @@ static void setup(const struct torture_params *p)
 	memset(&tstate, 0, sizeof(tstate));
 	tstate.ncpus = nr_cpus_online;
 	tstate.inject = p->inject;
+	tstate.quiet = p->quiet;
 	tstate.inject_pending = p->inject != TORTURE_INJECT_NONE;
 	for (u32 i = 0; i < TORTURE_NLOCKS; i++)
 		spin_lock_init(&tstate.locks[i], "torture_lock");
@@ -115,7 +123,7 @@ static u32 watchdog(const struct torture_params *p, struct torture_result *r, u6
 		found++;
 		if (!r->lost_name[0])
 			strlcpy(r->lost_name, w->name, sizeof(r->lost_name));
-		console_printf("torture: lost wake-up: thread %s (id %u) on CPU %u, %s, holds %u "
+		torture_print("torture: lost wake-up: thread %s (id %u) on CPU %u, %s, holds %u "
 			       "token(s), no progress for %llu ms (stall=%llu)\n",
 			       w->name, w->th->id, (u32)READ_ONCE(w->th->cpu), state_name(w->th),
 			       w->tokens, (unsigned long long)((now - watch.since[i]) / NSEC_PER_MSEC),
@@ -138,7 +146,7 @@ static void stop_and_join(const struct torture_params *p, struct torture_result 
 		while (READ_ONCE(t->state) != THREAD_DEAD && ktime_get_ns() < give_up)
 			sleep_ns(NSEC_PER_MSEC);
 		if (READ_ONCE(t->state) != THREAD_DEAD) {
-			console_printf("torture: thread %s (id %u) on CPU %u did not finish: %s\n",
+			torture_print("torture: thread %s (id %u) on CPU %u did not finish: %s\n",
 				       tstate.w[i].name, t->id, (u32)READ_ONCE(t->cpu), state_name(t));
 			continue;
 		}
@@ -167,7 +175,7 @@ static void progress_line(u64 elapsed_ns, const struct torture_result *r)
 	u64 wakeups = 0;
 	for (u32 i = 0; i < tstate.nworkers; i++)
 		wakeups += READ_ONCE(tstate.w[i].wakeups);
-	console_printf("torture: %llu s: %llu cross-CPU wake-ups, %llu mode switches so far\n",
+	torture_print("torture: %llu s: %llu cross-CPU wake-ups, %llu mode switches so far\n",
 		       (unsigned long long)(elapsed_ns / NSEC_PER_SEC), (unsigned long long)wakeups,
 		       (unsigned long long)r->switches);
 }
@@ -176,14 +184,14 @@ static void print_totals(const struct torture_params *p, const struct torture_re
 			 int start_mode)
 {
 	u64 rate = r->ms ? r->wakeups * 1000 / r->ms : 0;
-	console_printf("torture: %llu cross-CPU wake-ups, %llu lost, %llu count leaks, %llu mode "
+	torture_print("torture: %llu cross-CPU wake-ups, %llu lost, %llu count leaks, %llu mode "
 		       "switches, %llu IPIs, %llu mutex hand-offs, %u threads finished of %u, in "
 		       "%llu ms (%llu wake-ups/s)\n",
 		       (unsigned long long)r->wakeups, (unsigned long long)r->lost,
 		       (unsigned long long)r->leaks, (unsigned long long)r->switches,
 		       (unsigned long long)r->ipis_ran, (unsigned long long)r->handoffs,
 		       r->finished, r->threads, (unsigned long long)r->ms, (unsigned long long)rate);
-	console_printf("torture: checked: %llu nests (depth 1-%llu) back to count 0 with IRQs on, "
+	torture_print("torture: checked: %llu nests (depth 1-%llu) back to count 0 with IRQs on, "
 		       "%llu context-switch counts at %u; %llu of %llu IPIs ran; %llu same-CPU "
 		       "wake-ups, %llu sleeps; %llu bit-31 requests lost and repaired (racy only)\n",
 		       (unsigned long long)r->nests, (unsigned long long)r->nest_depth_max,
@@ -193,7 +201,7 @@ static void print_totals(const struct torture_params *p, const struct torture_re
 		       (unsigned long long)r->lost_resched);
 	char ctx[96];
 	bench_context(ctx, sizeof(ctx));
-	console_printf("BENCH torture %s start=%s seed=%llu duration_ms=%llu inject=%s wakeups=%llu "
+	torture_print("BENCH torture %s start=%s seed=%llu duration_ms=%llu inject=%s wakeups=%llu "
 		       "lost=%llu leaks=%llu switches=%llu ipis=%llu handoffs=%llu threads=%u "
 		       "finished=%u ms=%llu rate=%llu result=%s\n",
 		       ctx, preempt_mode_name(start_mode), (unsigned long long)p->seed,
@@ -203,7 +211,7 @@ static void print_totals(const struct torture_params *p, const struct torture_re
 		       (unsigned long long)r->ipis_ran, (unsigned long long)r->handoffs, r->threads,
 		       r->finished, (unsigned long long)r->ms, (unsigned long long)rate,
 		       r->passed ? "pass" : "fail");
-	console_printf("torture: %s\n", r->passed ? "PASS" : "FAIL");
+	torture_print("torture: %s\n", r->passed ? "PASS" : "FAIL");
 }
 
 static volatile int torture_busy;
@@ -214,7 +222,7 @@ bool torture_run(const struct torture_params *p, struct torture_result *r)
 	int idle = 0;
 	if (!__atomic_compare_exchange_n(&torture_busy, &idle, 1, false, __ATOMIC_SEQ_CST,
 					 __ATOMIC_SEQ_CST)) {
-		console_printf("torture: one is running already\n");
+		torture_print("torture: one is running already\n");
 		return false;
 	}
 	int start_mode = preempt_mode;
@@ -223,7 +231,7 @@ bool torture_run(const struct torture_params *p, struct torture_result *r)
 	memset(&watch, 0, sizeof(watch));
 	u64 bugs = bug_reports, checks = STAT(switch_count_checks), lost_rs = STAT(lost_resched);
 	setup(p);
-	say(p, "torture: seed=%llu duration=%llu ms stall=%llu ms inject=%s: %u threads on %u CPUs, "
+	torture_print("torture: seed=%llu duration=%llu ms stall=%llu ms inject=%s: %u threads on %u CPUs, "
 	    "count model %s, modes:%s, from %s (clock %s)\n",
 	    (unsigned long long)p->seed, (unsigned long long)p->duration_ms,
 	    (unsigned long long)p->stall_ms, torture_inject_names[p->inject], tstate.nworkers,
@@ -242,13 +250,13 @@ bool torture_run(const struct torture_params *p, struct torture_result *r)
 			if (preempt_mode_set(m) != 0 || preempt_mode != m ||
 			    patch_sites_in_mode(m) != patch_sites_count()) {
 				r->switch_failures++;
-				console_printf("torture: the switch to mode %s failed\n",
+				torture_print("torture: the switch to mode %s failed\n",
 					       preempt_mode_name(m));
 			}
 			r->switches++;
 			next_switch = ktime_get_ns() + (1 + prandom_below(&rng, 20)) * NSEC_PER_MSEC;
 		}
-		if (now >= next_progress && !p->quiet) {
+		if (now >= next_progress) {
 			progress_line(now - start, r);
 			next_progress += 10 * NSEC_PER_SEC;
 		}
@@ -267,7 +275,7 @@ bool torture_run(const struct torture_params *p, struct torture_result *r)
 	r->lost_resched = STAT(lost_resched) - lost_rs;
 	u64 reports = bug_reports - bugs;
 	if (reports)
-		console_printf("torture: %llu debug report(s) during the run (BUG: lines above)\n",
+		torture_print("torture: %llu debug report(s) during the run (BUG: lines above)\n",
 			       (unsigned long long)reports);
 	r->leaks += reports;
 	r->passed = !r->lost && !r->leaks && !r->switch_failures && r->finished == r->threads &&
@@ -276,7 +284,7 @@ bool torture_run(const struct torture_params *p, struct torture_result *r)
 	if (r->finished == r->threads)
 		__atomic_store_n(&torture_busy, 0, __ATOMIC_SEQ_CST);
 	else /* a worker still uses tstate: no second run over it */
-		console_printf("torture: a worker did not finish; no more torture runs until reboot\n");
+		torture_print("torture: a worker did not finish; no more torture runs until reboot\n");
 	return r->passed;
 }
 
