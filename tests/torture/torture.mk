@@ -9,12 +9,12 @@
 #
 #   make torture
 #   make torture TORTURE_MODELS=folded TORTURE_MODES=full TORTURE_DURATION=2000
-#   make torture TORTURE_SEED=1234        repeat a run's seed
+#   make torture TORTURE_SEED=1234        seeds 1234, 1235, ...: one per run, printed
 
 TORTURE_MODELS      ?= folded percpu ti off racy
 TORTURE_MODES       ?= none voluntary full lazy
 TORTURE_SMP         ?= 4
-TORTURE_DURATION    ?= 3500
+TORTURE_DURATION    ?= 3000
 TORTURE_SEED        ?=
 TORTURE_MIN_WAKEUPS ?= 10000000
 TORTURE_TIMEOUT     ?= 900
