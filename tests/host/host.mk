@@ -45,7 +45,7 @@ HOST_SAN_PROBE = $(shell mkdir -p $(HOST_BUILD) && \
 HOST_LIB_SRCS := lib/string.c lib/format.c lib/bitmap.c lib/stats.c \
 	lib/parse.c lib/sort.c lib/string_helpers.c
 HOST_LIB_OBJS := $(HOST_LIB_SRCS:%.c=$(HOST_BUILD)/%.o)
-HOST_TEST_NAMES := string format list bitmap stats parse sort string_helpers
+HOST_TEST_NAMES := string format list bitmap stats parse sort string_helpers prandom
 HOST_TEST_BINS := $(HOST_TEST_NAMES:%=$(HOST_BUILD)/test_%)
 HOST_TEST_OBJS := $(HOST_TEST_NAMES:%=$(HOST_BUILD)/tests/host/test_%.o)
 HOST_OBJS := $(HOST_LIB_OBJS) $(HOST_TEST_OBJS)
