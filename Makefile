@@ -281,6 +281,7 @@ test: tools
 	$(Q)python3 tests/bench/run-bench --self-test
 	$(Q)python3 tests/bench/run-bench --repro-check
 	$(Q)$(MAKE) -s --no-print-directory profile-test
+	$(Q)python3 tests/torture/run-torture --self-test
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run $(TESTFLAGS)
 
@@ -289,6 +290,7 @@ test: tools
 -include scripts/gdb/gdb.mk
 -include tests/bench/bench.mk
 -include tests/profile/profile.mk
+-include tests/torture/torture.mk
 
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;
@@ -333,6 +335,9 @@ help:
 	@echo "  profile        where a path's instructions go, per function and stage (tests/profile/):"
 	@echo "                 PROFILE=\"$(PROFILE)\" PROFILE_N= PROFILE_BUILD=\"PREEMPT=none ...\""
 	@echo "  profile-test   its self-test, and each path twice: the same tables (part of make test)"
+	@echo "  torture        every COUNT x allowed mode, -smp $(TORTURE_SMP), the torture for $(TORTURE_DURATION) ms each under"
+	@echo "                 -icount; fails unless >= $(TORTURE_MIN_WAKEUPS) cross-CPU wake-ups, 0 lost, 0 leaks (not in make test)"
+	@echo "  torture-selftest  run-torture's parser and judge on doctored logs (part of make test)"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"
 	@echo "  user           only the user programs: every user/*.c -> $(BUILD)/user/NAME.elf"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
@@ -368,6 +373,7 @@ help:
 	@echo "  FUZZ_TARGETS=\"$(FUZZ_TARGETS)\"  FUZZ_TIME=$(FUZZ_TIME) FUZZ_LONG=$(FUZZ_LONG)  make fuzz's targets, seconds or executions each"
 	@echo "  FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CC=$(FUZZ_CC)  make fuzz-test's executions and seed; the compiler (clang, libFuzzer)"
 	@echo "  GDB_PORT GDB_BREAK GDB_SERIAL  make gdb: gdbstub port (20000 + uid), first breakpoint (kmain), serial log"
+	@echo "  TORTURE_MODELS TORTURE_MODES TORTURE_SMP TORTURE_DURATION TORTURE_SEED TORTURE_MIN_WAKEUPS TORTURE_TIMEOUT TORTURE_OUT  make torture's matrix"
 	@echo "  BENCH_MODELS BENCH_MODES BENCH_SMP BENCH_LOADS BENCH_ARGS BENCH_JOBS BENCH_TIMEOUT BENCH_OUT  make bench's matrix"
 	@echo "  QEMU=$(QEMU)  the QEMU command (unset: $(QEMU_PROGRAM), tests/lib/qemu.py's default)"
 	@echo "  HOSTCC=$(HOSTCC) NASM=$(NASM)  the other tools"

@@ -33,6 +33,7 @@ struct cpu_stats {
 	u64 preempt_schedule_calls;
 	u64 voluntary;       /* cond_resched/might_resched switches */
 	u64 context_switches;
+	u64 switch_count_checks; /* SWITCH_PREEMPT_COUNT asserted (sched/core.c): before and after */
 	u64 spurious;
 	u64 syscalls;
 	u64 sysret_via_iret; /* non-canonical return address: iretq instead of sysretq */

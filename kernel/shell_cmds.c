@@ -14,6 +14,7 @@
 #include "arch/x86_64/patch_site.h"
 #include "kernel/ksyms.h"
 #include "kernel/bench/bench.h"
+#include "kernel/torture.h"
 #include "lib/string.h"
 #include "lib/format.h"
 #include "kernel/process.h"
@@ -253,6 +254,7 @@ const struct shell_cmd shell_cmds[] = {
 	{ "sites", "sites                      the patch sites the mode rewrites, their bytes now", cmd_sites },
 	{ "stat", "stat                       per-CPU IRQ, IPI, fold and preemption counters", cmd_stat },
 	{ "bench", "bench NAME [key=value ...] a benchmark (below), e.g. bench latency load=hog", cmd_bench },
+	{ "torture", "torture [key=value ...]    stress every CPU at random and check (options below)", cmd_torture },
 	{ "test", "test [SUITE[,SUITE]]       run in-kernel test suites (KTAP); all: every suite", cmd_test },
 	{ "log", "log                        the kernel log", cmd_log },
 	{ "bt", "bt [all]                   call trace of this CPU, or of every CPU by NMI", cmd_bt },
@@ -273,5 +275,6 @@ static int cmd_help(int argc, char **argv)
 	for (size_t i = 0; i < shell_ncmds; i++)
 		console_printf("  %s\n", shell_cmds[i].usage);
 	bench_help_all();
+	torture_help();
 	return 0;
 }

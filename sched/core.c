@@ -78,8 +78,11 @@ static struct thread *pick_next(struct rq *rq)
 	return t;
 }
 
+/* Counted, so that the torture can say how many it made (none failed:
+ * a failure is a panic). */
 static void check_switch_count(const char *when)
 {
+	this_cpu_stat_inc(switch_count_checks);
 	if (unlikely(preempt_count() != SWITCH_PREEMPT_COUNT))
 		panic("BUG: preempt count 0x%x %s a context switch, expected %u",
 		      preempt_count(), when, SWITCH_PREEMPT_COUNT);

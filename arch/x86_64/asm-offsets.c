@@ -12,6 +12,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/shell.h"
 #include "kernel/bench/bench.h"
+#include "kernel/torture.h"
 #include "arch/x86_64/gdt.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/irq.h"
@@ -109,4 +110,5 @@ void asm_offsets(void)
 	WORDS(BENCH_OPTIONS_uaccess, BENCH_UACCESS_OPTIONS(KEY, KEY));
 	WORDS(BENCH_OPTIONS_syscall, BENCH_SYSCALL_OPTIONS(KEY, KEY));
 	WORDS(BENCH_OPTIONS_userlat, BENCH_USERLAT_OPTIONS(KEY, KEY));
+	WORDS(TORTURE_OPTIONS, TORTURE_OPTIONS(KEY, KEY));
 }

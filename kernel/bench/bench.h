@@ -80,8 +80,14 @@ void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, cons
 /* Every benchmark's help line, from BENCHES() (the shell's `help`). */
 void bench_help_all(void);
 
-/* Parses argv[1..]; on a bad key or value prints why and returns -1. */
+/* Parses argv[1..]; on a bad key or value prints why, after "bench
+ * NAME: ", and returns -1. */
 int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts, size_t n);
+/* The same for any command: messages start with "cmd: " (the torture's
+ * options, kernel/torture.h, are parsed this way too). */
+int opts_parse(const char *cmd, int argc, char **argv, struct bench_opt *opts, size_t n);
+/* One help line, "  CMD [key=min-max ...]  what", as bench_usage's. */
+void opts_usage(const char *cmd, const struct bench_opt *opts, size_t n, const char *what);
 /* "model=folded mode=full smp=2 clock=icount" */
 int bench_context(char *buf, size_t size);
 /* Prints x/100 as "123.45". */

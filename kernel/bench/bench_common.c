@@ -20,7 +20,7 @@ static void option_keys(char *buf, size_t size, const struct bench_opt *opts, si
 	}
 }
 
-int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts, size_t n)
+int opts_parse(const char *cmd, int argc, char **argv, struct bench_opt *opts, size_t n)
 {
 	char known[160], e[ESCAPE_SIZE(40)];
 	option_keys(known, sizeof(known), opts, n);
@@ -28,8 +28,8 @@ int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts
 		char *eq = strchr(argv[i], '=');
 		struct bench_opt *o = NULL;
 		if (eq == argv[i]) {
-			console_printf("bench %s: '%s': an option needs a name before its '=' (options:%s, as key=value)\n",
-				       bench, string_escape_str(argv[i], e, sizeof(e)), known);
+			console_printf("%s: '%s': an option needs a name before its '=' (options:%s, as key=value)\n",
+				       cmd, string_escape_str(argv[i], e, sizeof(e)), known);
 			return -1;
 		}
 		if (eq)
@@ -38,7 +38,7 @@ int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts
 			if (!strcmp(opts[j].key, argv[i]))
 				o = &opts[j];
 		if (!o || !eq) {
-			console_printf("bench %s: %s '%s' (options:%s, as key=value)\n", bench,
+			console_printf("%s: %s '%s' (options:%s, as key=value)\n", cmd,
 				       o ? "no value for" : "unknown option",
 				       string_escape_str(argv[i], e, sizeof(e)), known);
 			return -1;
@@ -48,7 +48,7 @@ int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts
 		if (o->words) {
 			int w = match_word(v, o->words, o->nwords);
 			if (w < 0) {
-				console_printf("bench %s: %s=%s: expected one of:", bench, o->key, e);
+				console_printf("%s: %s=%s: expected one of:", cmd, o->key, e);
 				for (size_t j = 0; j < o->nwords; j++)
 					console_printf(" %s", o->words[j]);
 				console_printf("\n");
@@ -59,7 +59,7 @@ int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts
 		}
 		u64 x;
 		if (parse_u64(v, &x) || x < o->min || x > o->max) {
-			console_printf("bench %s: %s=%s: expected a number from %llu to %llu\n", bench,
+			console_printf("%s: %s=%s: expected a number from %llu to %llu\n", cmd,
 				       o->key, e, (unsigned long long)o->min, (unsigned long long)o->max);
 			return -1;
 		}
@@ -68,9 +68,16 @@ int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts
 	return 0;
 }
 
-void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, const char *what)
+int bench_parse(const char *bench, int argc, char **argv, struct bench_opt *opts, size_t n)
 {
-	console_printf("  bench %-10s [", bench);
+	char cmd[32];
+	snprintf(cmd, sizeof(cmd), "bench %s", bench);
+	return opts_parse(cmd, argc, argv, opts, n);
+}
+
+void opts_usage(const char *cmd, const struct bench_opt *opts, size_t n, const char *what)
+{
+	console_printf("  %-16s [", cmd);
 	for (size_t j = 0; j < n; j++) {
 		const struct bench_opt *o = &opts[j];
 		console_printf("%s%s=", j ? " " : "", o->key);
@@ -81,6 +88,13 @@ void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, cons
 			console_printf("%llu-%llu", (unsigned long long)o->min, (unsigned long long)o->max);
 	}
 	console_printf("]  %s\n", what);
+}
+
+void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, const char *what)
+{
+	char cmd[32];
+	snprintf(cmd, sizeof(cmd), "bench %s", bench);
+	opts_usage(cmd, opts, n, what);
 }
 
 void bench_help_all(void)

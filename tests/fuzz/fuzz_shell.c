@@ -1,6 +1,7 @@
 /* Fuzz target: a shell line (kernel/shell.c, lib/parse.c) and the bench
- * options after it (kernel/bench/bench_common.c's bench_parse, against
- * the benchmarks' own option lists in kernel/bench/bench.h). The input
+ * and torture options after it (kernel/bench/bench_common.c's bench_parse
+ * and opts_parse, against the option lists in kernel/bench/bench.h and
+ * kernel/torture.h). The input
  * is typed: every byte goes through the line editor, as from the serial
  * port, and each finished line runs; then the whole input, cut at its
  * first NUL, runs once more as an autorun= list of ';'-separated lines.
@@ -13,6 +14,7 @@
 #include "tests/fuzz/fuzz.h"
 #include "kernel/shell.h"
 #include "kernel/bench/bench.h"
+#include "kernel/torture.h"
 #include "sched/preempt_mode.h"
 #include "lib/string.h"
 
@@ -20,6 +22,8 @@
  * kernel/bench/bench_latency.c and bench_user.c (not linked here). */
 const char *const bench_latency_loads[3] = { "none", "hog", "pingpong" };
 const char *const bench_userlat_loads[2] = { "none", "hog" };
+/* torture's inject= words, as in kernel/torture_run.c (not linked here). */
+const char *const torture_inject_names[NR_TORTURE_INJECT] = { "none", "lost", "leak" };
 
 static bool blank(char c)
 {
@@ -73,6 +77,18 @@ static int cmd_bench(int argc, char **argv)
 	return -1;
 }
 
+/* torture's option parsing, without the torture. */
+static int parse_torture(int argc, char **argv)
+{
+	check_argv(argc, argv);
+	TORTURE_OPTIONS(DECL_NUM, DECL_WORDS)
+	struct bench_opt o[] = { TORTURE_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
+	if (opts_parse("torture", argc, argv, o, ARRAY_SIZE(o)))
+		return -1;
+	TORTURE_OPTIONS(CHECK_NUM, CHECK_WORDS)
+	return 0;
+}
+
 static int cmd_preempt(int argc, char **argv)
 {
 	check_argv(argc, argv);
@@ -93,6 +109,7 @@ static int cmd_help(int argc, char **argv)
 const struct shell_cmd shell_cmds[] = {
 	{ "help", "help", cmd_help },
 	{ "bench", "bench NAME [key=value ...]", cmd_bench },
+	{ "torture", "torture [key=value ...]", parse_torture },
 	{ "preempt", "preempt [none|voluntary|full]", cmd_preempt },
 };
 const size_t shell_ncmds = ARRAY_SIZE(shell_cmds);
