@@ -13,6 +13,7 @@
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
 #include "kernel/time.h"
+#include "kernel/cmdline.h"
 #include "sched/sched.h"
 #include "sched/thread.h"
 #include "lib/stats.h"
@@ -73,10 +74,11 @@ int bench_wakeup_hog(int argc, char **argv)
 			       classes[k].name, (unsigned long long)s.st.min,
 			       (unsigned long long)stats_avg(&s.st), (unsigned long long)s.st.max);
 		console_printf("BENCH wakeup_hog %s class=%s cpu=0 interval_us=%llu loops=%llu "
-			       "min=%llu avg=%llu max=%llu\n",
+			       "min=%llu avg=%llu max=%llu tick_ns=%llu\n",
 			       ctx, classes[k].name, (unsigned long long)interval,
 			       (unsigned long long)loops, (unsigned long long)s.st.min,
-			       (unsigned long long)stats_avg(&s.st), (unsigned long long)s.st.max);
+			       (unsigned long long)stats_avg(&s.st), (unsigned long long)s.st.max,
+			       (unsigned long long)(NSEC_PER_SEC / cmdline.hz));
 	}
 	return 0;
 }

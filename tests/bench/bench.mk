@@ -20,7 +20,7 @@
 BENCH_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 BENCH_MODELS  ?= folded percpu ti off
-BENCH_MODES   ?= none voluntary full
+BENCH_MODES   ?= none voluntary full lazy
 BENCH_SMP     ?= 1 2
 BENCH_LOADS   ?= none hog pingpong
 BENCH_ARGS    ?=
