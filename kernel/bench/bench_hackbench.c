@@ -106,7 +106,7 @@ static void receiver(void *arg)
 
 int bench_hackbench(int argc, char **argv)
 {
-	u64 groups = 2, fds = 4, loops = 100, depth = 16;
+	u64 groups = 2, fds = 4, loops = 400, depth = 16;
 	struct bench_opt opts[] = { BENCH_HACKBENCH_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
 	if (bench_parse("hackbench", argc, argv, opts, ARRAY_SIZE(opts)))
 		return -1;
