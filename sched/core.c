@@ -141,6 +141,14 @@ void context_switch(struct rq *rq, struct thread *prev, struct thread *next)
 		next->slice = SCHED_SLICE_TICKS;
 	prev->nr_switches++;
 	this_cpu_stat_inc(context_switches);
+	/* Blocked: off the run queue (__schedule() took it off, or
+	 * sched_handoff()); anything else, the idle thread included, was
+	 * switched out runnable. Linux's __schedule() decides the same way:
+	 * nvcsw only when not preempted and prev_state is not running. */
+	if (prev != rq->idle && !prev->on_rq)
+		prev->nvcsw++;
+	else
+		prev->nivcsw++;
 	preempt_model_switch(&prev->saved_preempt_count, &next->saved_preempt_count);
 	switch_mm_irqs_off(next);        /* CR3: next's address space (kernel/user_mm.c) */
 	tss_set_rsp0(next->stack_top);   /* where an entry from ring 3 lands */

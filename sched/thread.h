@@ -31,6 +31,10 @@ struct thread {
 	int prio;
 	volatile int cpu;          /* CPU it runs or is queued on */
 	u64 nr_switches;
+	/* Linux's nvcsw/nivcsw (getrusage's ru_nvcsw/ru_nivcsw): switches
+	 * away from this thread because it blocked, and because it was
+	 * switched out still runnable (preempted, cond_resched(), yield). */
+	u64 nvcsw, nivcsw;
 	u32 saved_preempt_count;   /* percpu model: saved at switch */
 	u64 allowed_cpus;          /* affinity mask */
 	void *stack;               /* lowest mapped address of the stack */

@@ -53,6 +53,19 @@ struct bench_opt {
 	WORDS(load, bench_userlat_loads)
 #define BENCH_IPC_OPTIONS(NUM, WORDS) \
 	NUM(calls, 100, 10000000)
+#define BENCH_HACKBENCH_OPTIONS(NUM, WORDS) \
+	NUM(groups, 1, 16)                  \
+	NUM(fds, 1, 20)                     \
+	NUM(loops, 1, 100000)               \
+	NUM(depth, 1, 4096)
+#define BENCH_WAKEUP_HOG_OPTIONS(NUM, WORDS) \
+	NUM(interval, 50, 1000000)          \
+	NUM(loops, 10, 100000)              \
+	NUM(hog_points, 1, 100000000)       \
+	NUM(hog_run, 1, 1000000000)
+#define BENCH_MODE_COST_OPTIONS(NUM, WORDS) \
+	NUM(iters, 1000, 100000000)          \
+	NUM(irq_iters, 100, 10000000)
 #define BENCH_OPT_NUM(key, min, max) { #key, &key, min, max, NULL, 0 },
 #define BENCH_OPT_WORDS(key, words) { #key, &key, 0, 0, words, ARRAY_SIZE(words) },
 /* The same lists as a table without values, for help (bench_usage). */
@@ -72,7 +85,10 @@ extern const char *const bench_latency_loads[3];
 	X(uaccess, BENCH_UACCESS_OPTIONS, "copy_from_user per mode, might_fault on/off (E7)") \
 	X(syscall, BENCH_SYSCALL_OPTIONS, "the null system call (getpid) from ring 3") \
 	X(userlat, BENCH_USERLAT_OPTIONS, "wake-up latency of a user thread (cyclictest)") \
-	X(ipc, BENCH_IPC_OPTIONS, "IPC call+reply round trip and notification signal-to-wake, same CPU and across")
+	X(ipc, BENCH_IPC_OPTIONS, "IPC call+reply round trip and notification signal-to-wake, same CPU and across") \
+	X(hackbench, BENCH_HACKBENCH_OPTIONS, "groups of threads passing messages (E8 throughput)") \
+	X(wakeup_hog, BENCH_WAKEUP_HOG_OPTIONS, "FIFO and normal wake-up latency under a hog (E8)") \
+	X(mode_cost, BENCH_MODE_COST_OPTIONS, "the mode points in none: patched code vs a variable (E8)")
 
 /* One help line: "  bench latency    [interval=50-1000000 ... load=none|hog|pingpong ...]  what". */
 void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, const char *what);
@@ -92,6 +108,8 @@ void opts_usage(const char *cmd, const struct bench_opt *opts, size_t n, const c
 int bench_context(char *buf, size_t size);
 /* Prints x/100 as "123.45". */
 int fmt_centi(char *buf, size_t size, u64 x100);
+/* num/den with `decimals` digits after the point, rounded ("0.0312"). */
+int fmt_ratio(char *buf, size_t size, u64 num, u64 den, unsigned decimals);
 /* Time n calls of fn in TSC ticks, as ns*100 per call, minus the loop. */
 u64 bench_ns_x100(u64 ticks, u64 n);
 
@@ -114,5 +132,10 @@ int bench_run_quiet(const struct spawn_args *a);
 bool bench_out_field(const char *key, char *val, size_t size);
 extern char bench_out[4096];
 int bench_ipc(int argc, char **argv);      /* kernel/bench/bench_ipc.c */
+int bench_hackbench(int argc, char **argv);  /* kernel/bench/bench_hackbench.c */
+int bench_wakeup_hog(int argc, char **argv); /* kernel/bench/bench_wakeup_hog.c */
+int bench_mode_cost(int argc, char **argv);  /* kernel/bench/bench_mode_cost.c */
+/* Registers bench preempt's empty handler at VECTOR_BENCH (once). */
+void bench_irq_nop_init(void);
 extern const char *const bench_userlat_loads[2]; /* none, hog */
 #endif

@@ -121,6 +121,33 @@ int fmt_centi(char *buf, size_t size, u64 x100)
 			(unsigned long long)(x100 % 100));
 }
 
+int fmt_ratio(char *buf, size_t size, u64 num, u64 den, unsigned decimals)
+{
+	u64 scale = 1;
+	for (unsigned i = 0; i < decimals; i++)
+		scale *= 10;
+	if (!den)
+		return snprintf(buf, size, "0");
+	/* Long division, a digit at a time (rem < den: no overflow for
+	 * den < 2^60), rounded at the last digit. */
+	u64 whole = num / den, rem = num % den, frac = 0;
+	for (unsigned i = 0; i < decimals; i++) {
+		rem *= 10;
+		frac = frac * 10 + rem / den;
+		rem %= den;
+	}
+	if (rem >= den - rem)
+		frac++;
+	if (frac >= scale) {
+		whole++;
+		frac -= scale;
+	}
+	if (!decimals)
+		return snprintf(buf, size, "%llu", (unsigned long long)whole);
+	return snprintf(buf, size, "%llu.%0*llu", (unsigned long long)whole, (int)decimals,
+			(unsigned long long)frac);
+}
+
 u64 bench_ns_x100(u64 ticks, u64 n)
 {
 	return n ? tsc_to_ns(ticks * 100) / n : 0;

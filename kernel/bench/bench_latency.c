@@ -12,6 +12,7 @@
  * histogram format with histogram=N (N one-microsecond buckets), and
  * BENCH latency / latency_hist lines in nanoseconds. */
 #include "kernel/bench/bench.h"
+#include "kernel/bench/bench_hog.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
@@ -52,34 +53,6 @@ static void measure(void *arg)
 		stats_add(&m->st, lat);
 		m->last = lat;
 		next += m->interval_ns;
-	}
-}
-
-/* ~200 instructions, no preemption point. The `pause` is not one either:
- * it is there for QEMU's -icount mode, which runs the vCPUs one at a time
- * and moves on at `pause` (arch/x86_64/cpu.h, cpu_relax). Without it a hog on one vCPU
- * would keep the others, and their timer interrupts, from running for a
- * whole round-robin slice, and -smp 2 latencies would measure QEMU. */
-static __attribute__((noipa)) void hog_work(void)
-{
-	for (volatile int i = 0; i < 32; i++)
-		;
-	cpu_relax();
-}
-
-struct hog_args {
-	u64 points, run;
-};
-
-static void hog(void *arg)
-{
-	struct hog_args *h = arg;
-	for (u64 i = 1; !READ_ONCE(load_stop); i++) {
-		hog_work();
-		if (i % h->points == 0)
-			might_resched();
-		if (i % h->run == 0)
-			cond_resched();
 	}
 }
 
@@ -183,7 +156,7 @@ int bench_latency(int argc, char **argv)
 	struct measurer *m = kzalloc(sizeof(*m) * n);
 	struct thread **loaders = kzalloc(sizeof(*loaders) * 2 * n);
 	struct pingpong *pp = kzalloc(sizeof(*pp) * 2 * n);
-	struct hog_args ha = { hog_points, hog_run };
+	struct bench_hog ha = { hog_points, hog_run, 0 };
 	if (!m || !loaders || !pp)
 		goto oom;
 	char ctx[128];
@@ -208,7 +181,7 @@ int bench_latency(int argc, char **argv)
 	u32 nload = 0;
 	for (u32 c = 0; c < n; c++) {
 		if (load == LOAD_HOG) {
-			loaders[nload++] = thread_create(hog, &ha, "hog", PRIO_NORMAL, 1UL << c);
+			loaders[nload++] = thread_create(bench_hog_thread, &ha, "hog", PRIO_NORMAL, 1UL << c);
 		} else if (load == LOAD_PINGPONG) {
 			struct pingpong *a = &pp[2 * c], *b = &pp[2 * c + 1];
 			init_completion(&a->ping);
@@ -230,6 +203,7 @@ int bench_latency(int argc, char **argv)
 	for (u32 c = 0; c < n; c++)
 		thread_join(m[c].th);
 	load_stop = 1;
+	ha.stop = 1;
 	for (u32 i = 0; i < nload; i++)
 		thread_join(loaders[i]);
 

@@ -33,6 +33,15 @@ static void nop_handler(struct pt_regs *regs)
 	(void)regs;
 }
 
+void bench_irq_nop_init(void)
+{
+	static bool registered;
+	if (!registered) {
+		irq_register(VECTOR_BENCH, nop_handler, "bench-nop");
+		registered = true;
+	}
+}
+
 static __attribute__((noipa)) void int_loop(u64 n)
 {
 	for (u64 i = 0; i < n; i++)
@@ -52,11 +61,7 @@ int bench_preempt(int argc, char **argv)
 	struct bench_opt opts[] = { BENCH_PREEMPT_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
 	if (bench_parse("preempt", argc, argv, opts, ARRAY_SIZE(opts)))
 		return -1;
-	static bool registered;
-	if (!registered) {
-		irq_register(VECTOR_BENCH, nop_handler, "bench-nop");
-		registered = true;
-	}
+	bench_irq_nop_init();
 	struct {
 		const char *name;
 		void (*loop)(u64);

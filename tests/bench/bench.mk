@@ -7,7 +7,8 @@
 #   make bench                      every COUNT model x PREEMPT mode, -smp 1
 #                                   and 2, under -icount (1 ns = 1 instruction):
 #                                   preempt, latency and userlat per load
-#                                   (BENCH_LOADS), throughput, uaccess, syscall
+#                                   (BENCH_LOADS), throughput, uaccess, syscall,
+#                                   and E8's hackbench, wakeup_hog, mode_cost
 #   make bench BENCH_MODELS=folded BENCH_MODES=full BENCH_SMP=1
 #   make bench BENCH_ARGS="loops=500 ops=50000"
 #   make bench ACCEL=tcg            wall clock under TCG (no -icount)
@@ -20,7 +21,7 @@
 BENCH_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 BENCH_MODELS  ?= folded percpu ti off
-BENCH_MODES   ?= none voluntary full
+BENCH_MODES   ?= none voluntary full lazy
 BENCH_SMP     ?= 1 2
 BENCH_LOADS   ?= none hog pingpong
 BENCH_ARGS    ?=

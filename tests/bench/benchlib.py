@@ -17,6 +17,9 @@ nanoseconds (under icount: virtual ns = guest instructions); decimals use
     BENCH uaccess ... might_fault=on bytes=8 iters=20000 ns_per_copy=68.02   (mode= is the mode measured)
     BENCH syscall ... calls=100000 ns_per_call=124.06
     BENCH userlat ... load=hog loops=1000 min_ns=845 avg_ns=845 max_ns=846
+    BENCH hackbench ... where=kernel groups=2 fds=4 loops=100 depth=16 ops=3200 ns=2516624 ops_per_sec=1271544.74 invol_per_op=0.0000 vol_per_op=0.1213
+    BENCH wakeup_hog ... class=fifo cpu=0 interval_us=1000 loops=200 min=781 avg=781 max=782 tick_ns=1000000
+    BENCH mode_cost ... what=irq_roundtrip via=patched iters=20000 ns=108.05   (mode= is the mode measured: none)
 
 Unknown benchmarks and unknown keys are kept as data. A line that breaks
 the grammar, lacks a key its benchmark needs, carries a non-number where a
@@ -43,7 +46,11 @@ MIGHT_FAULT = ("on", "off")
 # preemption mode at run time and reports every mode the build can run,
 # so its mode= names the mode measured (one of the model's valid modes),
 # not the configuration's, and tells its results apart.
-SWEPT = {"uaccess": ("mode",)}
+SWEPT = {"uaccess": ("mode",), "mode_cost": ("mode",)}
+# E8 (kernel/bench/bench_hackbench.c, bench_wakeup_hog.c, bench_mode_cost.c)
+WAKEUP_CLASSES = ("fifo", "normal")
+MODE_COST_WHAT = ("irq_roundtrip", "enable_pending")
+MODE_COST_VIA = ("patched", "variable")
 THROUGHPUT_TESTS = ("preempt_heavy", "ctxsw_same", "ctxsw_cross", "resched_ipi")
 CROSS_TESTS = ("ctxsw_cross", "resched_ipi")      # need two CPUs
 
@@ -66,6 +73,9 @@ REQUIRED = {
     "uaccess": ("might_fault", "bytes", "iters", "ns_per_copy"),
     "syscall": ("calls", "ns_per_call"),
     "userlat": ("load", "loops", "min_ns", "avg_ns", "max_ns"),
+    "hackbench": ("where", "ops", "ns", "ops_per_sec", "invol_per_op"),
+    "wakeup_hog": ("class", "min", "avg", "max", "tick_ns"),
+    "mode_cost": ("what", "via", "ns"),
 }
 THROUGHPUT_REQUIRED = {
     "preempt_heavy": ("cpu", "W", "p", "ops", "ns_per_op"),
@@ -78,10 +88,12 @@ NUMERIC = {"smp", "cpu", "iters", "ns_per_pair", "ns_per_irq", "interval_us",
            "loops", "min", "avg", "p99", "max", "bucket_us", "overflow",
            "W", "p", "ops", "ns_per_op", "ops_per_sec", "roundtrips",
            "ns_per_roundtrip", "bytes", "ns_per_copy", "calls", "ns_per_call",
-           "min_ns", "avg_ns", "max_ns"}
+           "min_ns", "avg_ns", "max_ns", "groups", "fds", "depth", "ns",
+           "invol_per_op", "vol_per_op", "tick_ns"}
 INT_LISTS = {"counts", "cpus"}
 # The keys that tell two results of one benchmark apart.
-IDENT_KEYS = ("variant", "load", "test", "cpu", "cpus", "might_fault", "bytes")
+IDENT_KEYS = ("variant", "load", "test", "cpu", "cpus", "might_fault", "bytes",
+              "where", "class", "what", "via")
 
 INT_RE = re.compile(r"^-?[0-9]+$")
 DEC_RE = re.compile(r"^-?[0-9]+\.[0-9]+$")
@@ -285,6 +297,13 @@ def expected(plan: list[tuple[str, dict]], smp: int,
                                        "bytes": b})
                     for md in MODES if valid_config(model, md)
                     for mf in MIGHT_FAULT for b in UACCESS_BYTES]
+        elif name == "hackbench":
+            out.append(Expect("hackbench", {"where": "kernel"}))
+        elif name == "wakeup_hog":
+            out += [Expect("wakeup_hog", {"class": c}) for c in WAKEUP_CLASSES]
+        elif name == "mode_cost":
+            out += [Expect("mode_cost", {"mode": "none", "what": w, "via": v})
+                    for w in MODE_COST_WHAT for v in MODE_COST_VIA]
         elif name in LOADS:
             out.append(Expect(name, {"load": args.get("load",
                                                       LOADS[name][0])}))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 import benchlib
+import report_e8
 import report_user
 from benchlib import Result
 
@@ -353,6 +354,9 @@ def render(data: dict, plots: list[str] | None = None) -> str:
 
     # -- user space: the null syscall, E7, a user thread's wake-up ------------
     report_user.sections(run, notes, add)
+
+    # -- E8: lazy preemption against the other modes ------------------------------
+    report_e8.sections(run, notes, add)
 
     # -- the rest ----------------------------------------------------------------
     if plots:

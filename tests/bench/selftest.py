@@ -46,7 +46,8 @@ from tests.lib import build, fakes, qemu, serial, summary_line  # noqa: E402
 SAMPLE_PLAN = ["bench preempt", "bench latency load=none histogram=1000",
                "bench latency load=hog histogram=1000", "bench throughput",
                "bench uaccess", "bench syscall", "bench userlat load=none",
-               "bench userlat load=hog", "poweroff"]
+               "bench userlat load=hog", "bench hackbench",
+               "bench wakeup_hog", "bench mode_cost", "poweroff"]
 
 
 def sample(name: str) -> str:
@@ -60,7 +61,8 @@ def sample(name: str) -> str:
 MODEL_ORDER = ("folded", "percpu", "ti", "off")
 MODE_ORDER = ("none", "voluntary", "full", "lazy")
 SCALED = ("ns_per_irq", "ns_per_op", "ns_per_roundtrip", "max", "p99", "avg",
-          "ns_per_copy", "ns_per_call", "min_ns", "avg_ns", "max_ns")
+          "ns_per_copy", "ns_per_call", "min_ns", "avg_ns", "max_ns",
+          "ops_per_sec", "invol_per_op")
 
 
 def synth_log(model: str, mode: str, smp: int) -> bytes:
@@ -80,7 +82,10 @@ def synth_log(model: str, mode: str, smp: int) -> bytes:
         return f"{key}={round(int(value) * factor)}"
     out = []
     for line in text.split("\n"):
-        if line.startswith("BENCH uaccess "):
+        if line.startswith("BENCH mode_cost "):
+            # Its mode= is the mode measured: none, whatever the build's.
+            line = line.replace("model=folded", f"model={model}")
+        elif line.startswith("BENCH uaccess "):
             # Its mode= is the mode measured: every one the model can run.
             if model == "off" and (" mode=full " in line or " mode=lazy " in line):
                 continue
@@ -167,7 +172,7 @@ class Cases:
     def test_good_log(self):
         cfg = self.judge(self.lines("sample-good.log"))
         expect(cfg.status == "ok", f"status {cfg.status}: {cfg.errors}")
-        expect(len(cfg.results) == 39, f"{len(cfg.results)} results, not 39")
+        expect(len(cfg.results) == 46, f"{len(cfg.results)} results, not 46")
         r = self.lib.find(cfg.results, "throughput", test="preempt_heavy")[0]
         expect(r.get("ns_per_op") == 103.0 and r.get("W") == 100, str(r))
         h = self.lib.find(cfg.results, "latency_hist", load="hog")[0]
@@ -176,7 +181,7 @@ class Cases:
     def test_good_log_smp2(self):
         cfg = self.judge(self.lines("sample-good-smp2.log"), smp=2)
         expect(cfg.status == "ok", f"status {cfg.status}: {cfg.errors}")
-        expect(len(cfg.results) == 46, f"{len(cfg.results)} results, not 46")
+        expect(len(cfg.results) == 53, f"{len(cfg.results)} results, not 53")
         worst = self.lib.figure(cfg.results, "latency", "max", worst=True,
                                 load="hog")
         cpu0 = self.lib.figure(cfg.results, "latency", "max", load="hog")
@@ -188,8 +193,9 @@ class Cases:
         mentions(cfg.errors, "missing benchmark: no BENCH throughput "
                  "test=ctxsw_same", "no BENCH latency_hist load=hog cpu=0",
                  "no BENCH uaccess mode=voluntary might_fault=off bytes=64",
-                 "no BENCH userlat load=hog")
-        expect(len(cfg.errors) == 4, f"{len(cfg.errors)} errors, not 4: "
+                 "no BENCH userlat load=hog",
+                 "no BENCH wakeup_hog class=normal")
+        expect(len(cfg.errors) == 5, f"{len(cfg.errors)} errors, not 5: "
                f"{cfg.errors}")
 
     def test_malformed_line(self):
@@ -202,10 +208,12 @@ class Cases:
                  "line 95: ns_per_call=12a.06 is not a number",
                  "line 98: userlat line lacks avg_ns",
                  "missing benchmark: no BENCH syscall",
-                 "missing benchmark: no BENCH userlat load=none")
-        expect(len(cfg.errors) == 10, f"{len(cfg.errors)} errors, not 10: "
+                 "missing benchmark: no BENCH userlat load=none",
+                 "invol_per_op=0.25o0 is not a number",
+                 "missing benchmark: no BENCH hackbench where=kernel")
+        expect(len(cfg.errors) == 12, f"{len(cfg.errors)} errors, not 12: "
                f"{cfg.errors}")
-        expect(len(cfg.results) == 35, f"{len(cfg.results)} results, not 35")
+        expect(len(cfg.results) == 41, f"{len(cfg.results)} results, not 41")
 
     def test_grammar(self):
         bad = {
@@ -559,12 +567,14 @@ class Cases:
 
 
 def main(rb, verbose: bool = False) -> int:
+    import selftest_e8
     import selftest_user
     cases = Cases(rb)
     names = [n for n in dir(cases) if n.startswith("test_")]
     names.sort(key=lambda n: Cases.__dict__[n].__code__.co_firstlineno)
     tests = [(n[5:], getattr(cases, n)) for n in names] + [
-        (label, lambda f=f: f(cases)) for label, f in selftest_user.CASES]
+        (label, lambda f=f: f(cases)) for label, f in
+        selftest_user.CASES + selftest_e8.CASES]
     tally = {True: 0, False: 0}
     for label, test in tests:
         start = time.monotonic()

@@ -53,6 +53,9 @@ BENCH_OPTIONS_throughput = ["ops", "W"]
 BENCH_OPTIONS_uaccess = ["iters"]
 BENCH_OPTIONS_syscall = ["calls"]
 BENCH_OPTIONS_userlat = ["loops", "load"]
+BENCH_OPTIONS_hackbench = ["loops", "groups"]
+BENCH_OPTIONS_wakeup_hog = ["loops"]
+BENCH_OPTIONS_mode_cost = ["iters"]
 """
 
 # QEMU options the host tools use, with a value or without.
