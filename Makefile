@@ -274,6 +274,7 @@ test: tools
 	$(Q)python3 tests/check-disasm
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
 	$(Q)python3 tests/bench/run-bench --self-test
+	$(Q)python3 tests/bench/check-cyclictest --self-test
 	$(Q)python3 tests/bench/run-bench --repro-check
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run $(TESTFLAGS)
@@ -331,7 +332,7 @@ help:
 	@echo "  hello [ARGS]        its pid and each argv[i]"
 	@echo "  spin [N] [prio=P]   burns CPU in ring 3: forever, or N x 1,000,000 iterations; P: SCHED_FIFO"
 	@echo "  fault KIND          null kernel-read kernel-write ud de gp bp stack badptr: killed by a signal"
-	@echo "  cyclictest [loops=N] [interval=US] [prio=P]  clock_nanosleep wake-up latency, cyclictest's T: line"
+	@echo "  cyclictest [loops=N] [interval=US] [prio=P] [nsecs=1]  clock_nanosleep wake-up latency, cyclictest 2.4's T: line"
 	@echo "  sysfuzz [calls=N] [seed=S]  random system calls with hostile arguments; a summary"
 	@echo "  sysret_hole         a syscall in the last two bytes below USER_TOP (CVE-2012-0217): SIGSEGV"
 	@echo "  isolate [ROUNDS]    run two at once: each must keep seeing its own pid at one address"
