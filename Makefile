@@ -15,6 +15,7 @@ MACHINE  ?= pc
 CMDLINE  ?=
 DEBUG    ?= 0
 ICOUNT   ?= 0
+UEFI     ?= 0
 MIGHT_FAULT ?= 1
 LOCKDEP  ?= 0
 MENU     ?= 0
@@ -71,6 +72,9 @@ $(error LOCKDEP=$(LOCKDEP): choose 0 (no lock validator) or 1 (lockdep-lite: loc
 endif
 ifeq ($(filter $(ICOUNT),0 1),)
 $(error ICOUNT=$(ICOUNT): choose 0 or 1)
+endif
+ifeq ($(filter $(UEFI),0 1),)
+$(error UEFI=$(UEFI): choose 0 (BIOS) or 1 (UEFI: OVMF firmware, q35))
 endif
 ifneq ($(shell echo '$(SMP)' | grep -Ex '[1-9][0-9]?'),$(SMP))
 $(error SMP=$(SMP): a CPU count from 1 to 64)
@@ -231,7 +235,7 @@ iso: $(ISO)
 sq = '$(subst ','\'',$(1))'
 QEMU_RUN := python3 tests/lib/qemu-run
 QEMU_MACHINE := $(strip --machine $(call sq,$(MACHINE)) --mem $(call sq,$(MEM)) --smp $(SMP) \
-	--accel $(ACCEL) --icount $(ICOUNT) $(if $(QEMU),--qemu $(call sq,$(QEMU))))
+	--accel $(ACCEL) --icount $(ICOUNT) --uefi $(UEFI) $(if $(QEMU),--qemu $(call sq,$(QEMU))))
 
 # run: the banner, the default benchmark set (or CMDLINE's test=/autorun=),
 # then a fold> prompt if stdin is a terminal, else power off. shell= and
@@ -346,6 +350,7 @@ help:
 	@echo "                    (Linux 7.0 on x86 keeps only full and lazy: README, \"Preemption modes\")"
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
 	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"
+	@echo "  UEFI=$(UEFI)          1: boot the same ISO through UEFI firmware (Debian's OVMF, -machine q35)"
 	@echo "  MENU=$(MENU) MENU_TIMEOUT=$(MENU_TIMEOUT)  1: a GRUB menu, one entry per mode and per test suite, MENU_TIMEOUT s to pick"
 	@echo "  MIGHT_FAULT=$(MIGHT_FAULT)   0: user copies without might_fault() (boot: might_fault=off)"
 	@echo "  LOCKDEP=$(LOCKDEP)       1: lockdep-lite, lock order (ABBA) and IRQ-state checks (kernel/lockdep.h)"
