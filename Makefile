@@ -15,6 +15,7 @@ MACHINE  ?= pc
 CMDLINE  ?=
 DEBUG    ?= 0
 ICOUNT   ?= 0
+UEFI     ?= 0
 MIGHT_FAULT ?= 1
 LOCKDEP  ?= 0
 MENU     ?= 0
@@ -71,6 +72,9 @@ $(error LOCKDEP=$(LOCKDEP): choose 0 (no lock validator) or 1 (lockdep-lite: loc
 endif
 ifeq ($(filter $(ICOUNT),0 1),)
 $(error ICOUNT=$(ICOUNT): choose 0 or 1)
+endif
+ifeq ($(filter $(UEFI),0 1),)
+$(error UEFI=$(UEFI): choose 0 (BIOS) or 1 (UEFI: OVMF firmware, q35))
 endif
 ifneq ($(shell echo '$(SMP)' | grep -Ex '[1-9][0-9]?'),$(SMP))
 $(error SMP=$(SMP): a CPU count from 1 to 64)
@@ -231,7 +235,7 @@ iso: $(ISO)
 sq = '$(subst ','\'',$(1))'
 QEMU_RUN := python3 tests/lib/qemu-run
 QEMU_MACHINE := $(strip --machine $(call sq,$(MACHINE)) --mem $(call sq,$(MEM)) --smp $(SMP) \
-	--accel $(ACCEL) --icount $(ICOUNT) $(if $(QEMU),--qemu $(call sq,$(QEMU))))
+	--accel $(ACCEL) --icount $(ICOUNT) --uefi $(UEFI) $(if $(QEMU),--qemu $(call sq,$(QEMU))))
 
 # run: the banner, the default benchmark set (or CMDLINE's test=/autorun=),
 # then a fold> prompt if stdin is a terminal, else power off. shell= and
@@ -279,6 +283,7 @@ test: tools
 	$(Q)python3 tests/check-disasm
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
 	$(Q)python3 tests/bench/run-bench --self-test
+	$(Q)python3 tests/bench/check-cyclictest --self-test
 	$(Q)python3 tests/bench/run-bench --repro-check
 	$(Q)$(MAKE) -s --no-print-directory profile-test
 	$(Q)python3 tests/torture/run-torture --self-test
@@ -348,7 +353,7 @@ help:
 	@echo "  hello [ARGS]        its pid and each argv[i]"
 	@echo "  spin [N] [prio=P]   burns CPU in ring 3: forever, or N x 1,000,000 iterations; P: SCHED_FIFO"
 	@echo "  fault KIND          null kernel-read kernel-write ud de gp bp stack badptr: killed by a signal"
-	@echo "  cyclictest [loops=N] [interval=US] [prio=P]  clock_nanosleep wake-up latency, cyclictest's T: line"
+	@echo "  cyclictest [loops=N] [interval=US] [prio=P] [nsecs=1]  clock_nanosleep wake-up latency, cyclictest 2.4's T: line"
 	@echo "  sysfuzz [calls=N] [seed=S]  random system calls with hostile arguments; a summary"
 	@echo "  sysret_hole         a syscall in the last two bytes below USER_TOP (CVE-2012-0217): SIGSEGV"
 	@echo "  isolate [ROUNDS]    run two at once: each must keep seeing its own pid at one address"
@@ -362,6 +367,7 @@ help:
 	@echo "                    (Linux 7.0 on x86 keeps only full and lazy: README, \"Preemption modes\")"
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
 	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"
+	@echo "  UEFI=$(UEFI)          1: boot the same ISO through UEFI firmware (Debian's OVMF, -machine q35)"
 	@echo "  MENU=$(MENU) MENU_TIMEOUT=$(MENU_TIMEOUT)  1: a GRUB menu, one entry per mode and per test suite, MENU_TIMEOUT s to pick"
 	@echo "  MIGHT_FAULT=$(MIGHT_FAULT)   0: user copies without might_fault() (boot: might_fault=off)"
 	@echo "  LOCKDEP=$(LOCKDEP)       1: lockdep-lite, lock order (ABBA) and IRQ-state checks (kernel/lockdep.h)"

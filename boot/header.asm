@@ -16,7 +16,12 @@ mb2_header:
 
 	; Information request tag (3.1.4): ask for the command line, the memory
 	; map and the ACPI RSDP (old and new), so that the kernel can count on
-	; them. Type 1, flags 0 (required).
+	; them. Type 1, flags 0 (required). GRUB gives all five under a BIOS
+	; and under UEFI alike. No EFI boot services tag (3.1.11), and no EFI
+	; entry address tags (3.1.9, 3.1.10): under UEFI, GRUB exits boot
+	; services and enters fold at the same 32-bit entry as under a BIOS,
+	; which is what fold wants (it owns the machine from its first
+	; instruction, and finds the RSDP in the tags, not by a BIOS scan).
 align 8
 	dw 1, 0
 	dd 8 + 4 * 5

@@ -116,3 +116,36 @@ const char *mb_mem_type_name(u32 type)
 	default: return "unknown";
 	}
 }
+
+static bool low_page_ok(u64 p)
+{
+	if (p < PAGE_SIZE || p + PAGE_SIZE > (1UL << 20) || (p & (PAGE_SIZE - 1)))
+		return false;
+	bool usable = false;
+	for (u32 i = 0; i < boot_info.mmap_count && i < MB_MMAP_MAX; i++) {
+		const struct mb_mmap_entry *e = &boot_info.mmap[i];
+		bool inside = e->base <= p && e->len >= PAGE_SIZE && p - e->base <= e->len - PAGE_SIZE;
+		bool touches = e->base < p + PAGE_SIZE && (e->len == 0 || e->base + e->len - 1 >= p);
+		if (e->type == MB_MEM_AVAILABLE && inside)
+			usable = true;
+		else if (e->type != MB_MEM_AVAILABLE && touches && e->len)
+			return false; /* an overlapping entry says it is not RAM to use */
+	}
+	if (!usable)
+		return false;
+	for (u32 j = 0; j < boot_info.mods_count && j < MB_MODS_MAX; j++)
+		if (boot_info.mods[j].start < p + PAGE_SIZE && boot_info.mods[j].end > p)
+			return false;
+	return !(boot_info.info_phys < p + PAGE_SIZE &&
+		 boot_info.info_phys + boot_info.info_size > p);
+}
+
+u64 mb_low_page(u64 prefer)
+{
+	if (low_page_ok(prefer))
+		return prefer;
+	for (u64 p = PAGE_SIZE; p < (1UL << 20); p += PAGE_SIZE)
+		if (low_page_ok(p))
+			return p;
+	return 0;
+}

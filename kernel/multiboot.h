@@ -44,4 +44,12 @@ struct boot_info {
 extern struct boot_info boot_info;
 void multiboot_parse(u64 info_phys);
 const char *mb_mem_type_name(u32 type);
+/* A 4 KiB page below 1 MiB (not page 0) for the AP start-up trampoline,
+ * wholly inside a usable memory-map entry and clear of the boot modules
+ * and the boot information: `prefer` if it qualifies, else the lowest
+ * that does; 0 if none. Under a BIOS the low 640 KiB are conventional
+ * memory; under UEFI nothing below 1 MiB is promised free, so the map
+ * decides (the SIPI vector can only name a page below 1 MiB: SDM Vol. 3A,
+ * 9.4.4.1, "STARTUP IPI", vector VV starts the AP at 000VV000H). */
+u64 mb_low_page(u64 prefer);
 #endif

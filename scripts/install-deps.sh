@@ -7,7 +7,7 @@
 set -eu
 PKGS="gcc make nasm binutils grub-pc-bin grub-common xorriso mtools \
 qemu-system-x86 gdb python3 gnuplot-nox clang libclang-rt-dev clang-tidy \
-bochs bochsbios vgabios"
+bochs bochsbios vgabios grub-efi-amd64-bin ovmf"
 if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then
 		exec sudo "$0" "$@"

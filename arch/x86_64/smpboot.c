@@ -35,8 +35,14 @@
 #include "kernel/watchdog.h"
 #include "sched/sched.h"
 #include "lib/string.h"
+#include "kernel/multiboot.h"
 
-#define TRAMPOLINE_PHYS 0x8000UL
+/* Where the AP trampoline goes: 0x8000 when the memory map says that page
+ * is free RAM (as under a BIOS), else the lowest page it says is
+ * (mb_low_page(): under UEFI nothing below 1 MiB is promised free). */
+#define TRAMPOLINE_PREFERRED 0x8000UL
+static u64 trampoline_phys;
+#define TRAMPOLINE_PHYS trampoline_phys
 #define AP_TIMEOUT_MS 500
 
 extern const u8 trampoline_start[], trampoline_end[];
@@ -104,6 +110,14 @@ static u32 start_aps(void)
 		want = cmdline.nr_cpus;
 	if (want <= 1)
 		return 1;
+	trampoline_phys = mb_low_page(TRAMPOLINE_PREFERRED);
+	if (!trampoline_phys) {
+		pr_err("smp: the memory map has no free page below 1 MiB for the AP trampoline; running on one CPU\n");
+		return 1;
+	}
+	if (trampoline_phys != TRAMPOLINE_PREFERRED)
+		pr_info("smp: AP trampoline at %#llx (%#lx is not free RAM in the memory map)\n",
+			(unsigned long long)trampoline_phys, TRAMPOLINE_PREFERRED);
 
 	/* The trampoline runs at its physical address with paging on for a
 	 * few instructions: map that page 1:1 while APs start. */

@@ -33,7 +33,8 @@ struct bench_opt {
 	WORDS(load, bench_latency_loads)  \
 	NUM(hog_points, 1, 100000000)     \
 	NUM(hog_run, 1, 1000000000)       \
-	NUM(histogram, 0, 2000)
+	NUM(histogram, 0, 2000)           \
+	NUM(nsecs, 0, 1)
 #define BENCH_THROUGHPUT_OPTIONS(NUM, WORDS) \
 	NUM(ops, 1000, 100000000)            \
 	NUM(W, 0, 100000)                    \

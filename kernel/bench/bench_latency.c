@@ -8,11 +8,16 @@
  *             none only at cond_resched()
  *   pingpong  pairs of normal threads, on neighbouring CPUs, handing a
  *             message back and forth through completions (like hackbench)
- * Output: cyclictest's T: lines (values in microseconds) with p99, its
- * histogram format with histogram=N (N one-microsecond buckets), and
- * BENCH latency / latency_hist lines in nanoseconds. */
+ * Output: cyclictest's own report, byte for byte as rt-tests 2.4 prints
+ * it (kernel/bench/cyclictest_out.c): its T: lines, and with histogram=N
+ * its histogram block (N one-microsecond buckets); nsecs=1 is its -N
+ * (nanoseconds, N one-nanosecond buckets). Then, on lines of their own,
+ * each CPU's p99 and the BENCH latency / latency_hist lines (nanoseconds,
+ * 1 us buckets) for the host harness. */
 #include "kernel/bench/bench.h"
 #include "kernel/bench/bench_hog.h"
+#include "kernel/bench/cyclictest_out.h"
+#include "kernel/bench/line.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
@@ -79,59 +84,12 @@ static void pingpong_thread(void *arg)
 	complete(&p->peer->pong);
 }
 
-/* Appends to a line buffer; lines go out whole (console_write), so other
- * CPUs' output cannot land inside them. */
-struct line {
-	char buf[16384];
-	size_t len;
-};
-static __printf(2, 3) void line_add(struct line *l, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (l->len < sizeof(l->buf))
-		l->len += (size_t)vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap);
-	va_end(ap);
-	if (l->len >= sizeof(l->buf))
-		l->len = sizeof(l->buf) - 1;
-}
-static void line_end(struct line *l)
-{
-	line_add(l, "\n");
-	console_write(l->buf, l->len);
-	l->len = 0;
-}
-
-/* cyclictest -h's format: one line per microsecond bucket, a column per
- * thread, then totals; then one BENCH latency_hist line per CPU. */
-static void print_histogram(struct measurer *m, u32 n, u64 nb, const char *ctx, const char *load)
+/* One BENCH latency_hist line per CPU: the 1 us histogram the host
+ * harness plots (whatever unit the cyclictest block above was in). */
+static void print_bench_hist(struct measurer *m, u32 n, u64 nb, const char *ctx, const char *load)
 {
 	static struct line l; /* big: one benchmark runs at a time (the shell) */
 	l.len = 0;
-	console_printf("# Histogram\n");
-	for (u64 b = 0; b < nb; b++) {
-		bool any = false;
-		for (u32 c = 0; c < n; c++)
-			any |= m[c].buckets[b] != 0;
-		if (!any)
-			continue;
-		line_add(&l, "%06llu", (unsigned long long)b);
-		for (u32 c = 0; c < n; c++)
-			line_add(&l, " %06u", m[c].buckets[b]);
-		line_end(&l);
-	}
-	static const char *const rows[] = { "Total", "Min Latencies", "Avg Latencies",
-					    "Max Latencies", "Histogram Overflows" };
-	for (size_t r = 0; r < ARRAY_SIZE(rows); r++) {
-		line_add(&l, "# %s:", rows[r]);
-		for (u32 c = 0; c < n; c++) {
-			const struct stats *st = &m[c].st;
-			u64 v = r == 0 ? st->count : r == 1 ? st->min / 1000 : r == 2 ? stats_avg(st) / 1000
-				: r == 3 ? st->max / 1000 : st->overflow;
-			line_add(&l, r == 0 ? " %09llu" : " %05llu", (unsigned long long)v);
-		}
-		line_end(&l);
-	}
 	for (u32 c = 0; c < n; c++) {
 		u64 last = 0;
 		for (u64 b = 0; b < nb; b++)
@@ -148,7 +106,7 @@ static void print_histogram(struct measurer *m, u32 n, u64 nb, const char *ctx, 
 int bench_latency(int argc, char **argv)
 {
 	u64 interval = 1000, loops = 2000, load = LOAD_NONE, hog_points = 100,
-	    hog_run = 20000, histogram = 0;
+	    hog_run = 20000, histogram = 0, nsecs = 0;
 	struct bench_opt opts[] = { BENCH_LATENCY_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
 	if (bench_parse("latency", argc, argv, opts, ARRAY_SIZE(opts)))
 		return -1;
@@ -207,17 +165,25 @@ int bench_latency(int argc, char **argv)
 	for (u32 i = 0; i < nload; i++)
 		thread_join(loaders[i]);
 
+	/* cyclictest's report first, from the samples in wake-up order:
+	 * its T: lines, then (histogram=N) its histogram block. */
+	struct ct_thread *ct = kzalloc(sizeof(*ct) * n);
+	if (!ct)
+		goto oom;
+	for (u32 c = 0; c < n; c++)
+		ct[c] = (struct ct_thread){ m[c].samples, m[c].st.count, m[c].tid };
+	for (u32 c = 0; c < n; c++)
+		ct_print_stat(&ct[c], c, 90, interval, nsecs);
+	if (histogram && ct_print_hist(ct, n, histogram, nsecs))
+		console_printf("bench latency: out of memory for the histogram\n");
+	kfree(ct);
+	/* Then what cyclictest does not print, on lines of their own. */
 	for (u32 c = 0; c < n; c++) {
 		struct measurer *x = &m[c];
 		sort_u64(x->samples, loops);
 		u64 p99 = percentile_sorted(x->samples, loops, 990);
-		/* cyclictest: T: thread (tid) P:prio I:interval C:count, in us */
-		console_printf("T:%2u (%5u) P:90 I:%llu C:%7llu Min:%7llu Act:%5llu Avg:%5llu Max:%8llu P99:%6llu\n",
-			       c, x->tid, (unsigned long long)interval,
-			       (unsigned long long)x->st.count,
-			       (unsigned long long)(x->st.min / 1000), (unsigned long long)(x->last / 1000),
-			       (unsigned long long)(stats_avg(&x->st) / 1000),
-			       (unsigned long long)(x->st.max / 1000), (unsigned long long)(p99 / 1000));
+		console_printf("bench latency: cpu %u: p99 %llu us (%llu ns)\n", c,
+			       (unsigned long long)(p99 / 1000), (unsigned long long)p99);
 		console_printf("BENCH latency %s load=%s cpu=%u interval_us=%llu loops=%llu min=%llu avg=%llu p99=%llu max=%llu\n",
 			       ctx, bench_latency_loads[load], c, (unsigned long long)interval,
 			       (unsigned long long)loops, (unsigned long long)x->st.min,
@@ -225,7 +191,7 @@ int bench_latency(int argc, char **argv)
 			       (unsigned long long)x->st.max);
 	}
 	if (histogram)
-		print_histogram(m, n, histogram, ctx, bench_latency_loads[load]);
+		print_bench_hist(m, n, histogram, ctx, bench_latency_loads[load]);
 	for (u32 c = 0; c < n; c++) {
 		kfree(m[c].samples);
 		kfree(m[c].buckets);

@@ -57,5 +57,6 @@ bench-repro: tools
 
 bench-selftest:
 	$(Q)$(BENCH_RUN) --self-test
+	$(Q)python3 tests/bench/check-cyclictest --self-test
 
 .DEFAULT_GOAL := $(BENCH_SAVED_GOAL)

@@ -202,11 +202,11 @@ class Cases:
         cfg = self.judge(self.lines("sample-malformed.log"))
         expect(cfg.status == "errors", f"status {cfg.status}")
         mentions(cfg.errors, "line 24: ns_per_irq=41x.37 is not a number",
-                 "line 42: 'p99' is not key=value",
+                 "line 57: 'p99' is not key=value",
                  "missing benchmark: no BENCH irq",
                  "missing benchmark: no BENCH latency load=hog cpu=0",
-                 "line 95: ns_per_call=12a.06 is not a number",
-                 "line 98: userlat line lacks avg_ns",
+                 "line 102: ns_per_call=12a.06 is not a number",
+                 "line 105: userlat line lacks avg_ns",
                  "missing benchmark: no BENCH syscall",
                  "missing benchmark: no BENCH userlat load=none",
                  "invol_per_op=0.25o0 is not a number",

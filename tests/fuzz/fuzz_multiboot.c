@@ -31,6 +31,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	/* phys_to_virt() adds PAGE_OFFSET: hand over the address that lands
 	 * on the buffer (unsigned arithmetic, so the wrap is defined). */
 	multiboot_parse((u64)(uintptr_t)info - PAGE_OFFSET);
+	/* The AP trampoline's page from whatever map was parsed: below 1 MiB,
+	 * page-aligned, never page 0, inside a usable entry. */
+	u64 low = mb_low_page(0x8000);
+	FUZZ_ASSERT(!low || (low >= PAGE_SIZE && low < (1UL << 20) && !(low & (PAGE_SIZE - 1))));
 	free(info);
 
 	FUZZ_ASSERT(boot_info.info_size == total);

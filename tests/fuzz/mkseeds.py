@@ -59,6 +59,24 @@ def multiboot():
     return struct.pack("<II", 8 + len(tags), 0) + tags
 
 
+def multiboot_efi(low_reserved):
+    """GRUB under OVMF (q35, 256M): the map as fold printed it, no modules.
+    low_reserved: the firmware keeps 0x8000 (the BIOS trampoline page), so
+    mb_low_page() must look further."""
+    low = ([(0, 0x8000, 1), (0x8000, 0x1000, 2), (0x9000, 0x97000, 1)]
+           if low_reserved else [(0, 0xA0000, 1)])
+    mmap = low + [(0x100000, 0x706000, 1), (0x806000, 0x2000, 4),
+                  (0x808000, 0x8000, 1), (0x810000, 0xF0000, 4),
+                  (0x900000, 0xE1A0000, 1), (0xEAA0000, 0x102000, 2),
+                  (0xF5EC000, 0x100000, 20), (0xF76C000, 0x12000, 3),
+                  (0xF7FE000, 0x6F6000, 1), (0xB0000000, 0x10000000, 2)]
+    entries = b"".join(struct.pack("<QQII", b, n, t, 0) for b, n, t in mmap)
+    tags = (tag(1, b"test=all\0") + tag(2, b"GRUB 2.06-13+deb12u2\0") +
+            tag(6, struct.pack("<II", 24, 0) + entries) +
+            tag(14, rsdp(0)) + tag(15, rsdp(2)) + tag(0, b""))
+    return struct.pack("<II", 8 + len(tags), 0) + tags
+
+
 # ---- ACPI ----------------------------------------------------------------
 
 def sdt(sig, body, rev=1):
@@ -147,6 +165,8 @@ def elf():
 
 def main():
     write("multiboot", "grub-run", multiboot())
+    write("multiboot", "grub-efi-run", multiboot_efi(False))
+    write("multiboot", "efi-low-reserved", multiboot_efi(True))
     write("acpi", "qemu-pc", acpi(False))
     write("acpi", "x2apic", acpi(True))
     write("acpi", "qemu-pc-s5", acpi_s5())

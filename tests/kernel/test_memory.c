@@ -4,6 +4,7 @@
 #include "kernel/mm.h"
 #include "lib/string.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/multiboot.h"
 
 static void frame_alloc_free(struct ktest *t)
 {
@@ -135,6 +136,63 @@ static void kmalloc_sizes(struct ktest *t)
 	kfree(z);
 }
 
+
+/* The AP trampoline's page below 1 MiB comes from the memory map
+ * (mb_low_page): 0x8000 when it is free RAM, else the lowest free page
+ * clear of reserved entries, modules and the boot information; none when
+ * the map offers none. Runs on a borrowed boot_info, restored after. */
+static struct mb_mmap_entry saved_map[MB_MMAP_MAX];
+static struct mb_module saved_mods[MB_MODS_MAX];
+
+static void set_map(const struct mb_mmap_entry *e, u32 n)
+{
+	memcpy(boot_info.mmap, e, sizeof(*e) * n);
+	boot_info.mmap_count = n;
+}
+
+static void trampoline_page_from_map(struct ktest *t)
+{
+	KT_EXPECT_OP(t, mb_low_page(0x8000), !=, 0); /* this boot's own map */
+	memcpy(saved_map, boot_info.mmap, sizeof(saved_map));
+	memcpy(saved_mods, boot_info.mods, sizeof(saved_mods));
+	u32 nmap = boot_info.mmap_count, nmods = boot_info.mods_count;
+	u64 info = boot_info.info_phys, info_size = boot_info.info_size;
+	boot_info.mods_count = 0;
+	boot_info.info_phys = 0x200000;
+	boot_info.info_size = 0x1000;
+
+	const struct mb_mmap_entry bios[] = { { 0, 0x9FC00, MB_MEM_AVAILABLE },
+					      { 0x100000, 0x1000000, MB_MEM_AVAILABLE } };
+	set_map(bios, 2);
+	KT_EXPECT_EQ(t, mb_low_page(0x8000), 0x8000);
+	KT_EXPECT_EQ(t, mb_low_page(0x9F000), 0x1000); /* crosses 0x9FC00: not whole */
+
+	const struct mb_mmap_entry efi[] = { { 0, 0xA0000, MB_MEM_AVAILABLE },
+					     { 0x1000, 0x8000, MB_MEM_RESERVED } };
+	set_map(efi, 2);
+	KT_EXPECT_EQ(t, mb_low_page(0x8000), 0x9000);
+
+	boot_info.mods[0] = (struct mb_module){ 0x9000, 0xB800, "m" };
+	boot_info.mods_count = 1;
+	boot_info.info_phys = 0xC100;
+	boot_info.info_size = 0x10;
+	KT_EXPECT_EQ(t, mb_low_page(0x8000), 0xD000);
+	boot_info.mods_count = 0;
+
+	const struct mb_mmap_entry high_only[] = { { 0x100000, 0x1000000, MB_MEM_AVAILABLE } };
+	set_map(high_only, 1);
+	KT_EXPECT_EQ(t, mb_low_page(0x8000), 0);
+	set_map(high_only, 0);
+	KT_EXPECT_EQ(t, mb_low_page(0x8000), 0);
+
+	memcpy(boot_info.mmap, saved_map, sizeof(saved_map));
+	memcpy(boot_info.mods, saved_mods, sizeof(saved_mods));
+	boot_info.mmap_count = nmap;
+	boot_info.mods_count = nmods;
+	boot_info.info_phys = info;
+	boot_info.info_size = info_size;
+}
+
 KTEST_SUITE(memory,
 	KTEST_CASE(frame_alloc_free),
 	KTEST_CASE(direct_map_rw),
@@ -142,4 +200,5 @@ KTEST_SUITE(memory,
 	KTEST_CASE(kernel_permissions),
 	KTEST_CASE(null_page_unmapped),
 	KTEST_CASE(stack_guard_page),
-	KTEST_CASE(kmalloc_sizes));
+	KTEST_CASE(kmalloc_sizes),
+	KTEST_CASE(trampoline_page_from_map));

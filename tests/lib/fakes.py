@@ -61,7 +61,7 @@ BENCH_OPTIONS_mode_cost = ["iters"]
 # QEMU options the host tools use, with a value or without.
 VALUE_OPTIONS = {"-machine", "-m", "-smp", "-accel", "-cpu", "-icount", "-cdrom",
                  "-boot", "-display", "-serial", "-monitor", "-device", "-gdb",
-                 "-d", "-D", "-L"}
+                 "-d", "-D", "-L", "-drive"}
 FLAG_OPTIONS = {"-no-reboot", "-S", "-s", "-nographic"}
 
 

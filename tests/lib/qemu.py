@@ -38,6 +38,12 @@ KVM_CPU = "host,-arch-capabilities"
 # A deterministic virtual clock: one ns of guest time per instruction.
 ICOUNT = "shift=0,sleep=off"
 DEBUG_EXIT = "isa-debug-exit,iobase=0xf4,iosize=0x04"
+# UEFI: Debian's OVMF (package ovmf), the 4 MiB build. The code is read
+# only; the variable store is opened with snapshot=on, so each boot writes
+# to a throw-away overlay and the shared file is never changed.
+OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
+OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+UEFI_MACHINE = "q35"
 
 EXIT_PASSED, EXIT_FAILED, EXIT_PANIC, EXIT_RESET = 1, 3, 5, 0
 TERMINATED_RE = re.compile(r"terminating on signal (\d+)")
@@ -63,11 +69,16 @@ class Machine:
     smp: int = 2
     accel: str = "tcg"
     icount: bool = False
+    uefi: bool = False          # boot through OVMF (q35 unless machine= says)
 
     def args(self) -> list[str]:
         if self.accel not in ACCELS:
             raise ValueError(f"accel {self.accel!r}: expected tcg or kvm")
-        cmd = ["-machine", self.machine, "-m", self.mem, "-smp", str(self.smp)]
+        machine = UEFI_MACHINE if self.uefi and self.machine == "pc" else self.machine
+        cmd = ["-machine", machine, "-m", self.mem, "-smp", str(self.smp)]
+        if self.uefi:
+            cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
+                    "-drive", f"if=pflash,format=raw,file={OVMF_VARS},snapshot=on"]
         if self.accel == "kvm":
             cmd += ["-accel", "kvm", "-cpu", KVM_CPU]
         else:
@@ -275,6 +286,9 @@ def add_machine_arguments(ap: argparse.ArgumentParser) -> None:
                     help=f"tcg, or kvm with -cpu {KVM_CPU} (default %(default)s)")
     ap.add_argument("--icount", choices=("0", "1"), default="0",
                     help=f"1: -icount {ICOUNT} (default %(default)s)")
+    ap.add_argument("--uefi", choices=("0", "1"), default="0",
+                    help=f"1: boot through OVMF ({OVMF_CODE}), -machine "
+                    f"{UEFI_MACHINE} unless --machine says (default %(default)s)")
     ap.add_argument("--iso", help="the ISO to boot (-cdrom)")
 
 
@@ -283,7 +297,8 @@ def machine_from_args(args: argparse.Namespace) -> Machine:
         raise ValueError(f"--smp {args.smp}: a CPU count from 1 to 64")
     if not args.machine or not args.mem:
         raise ValueError("--machine and --mem must not be empty")
-    return Machine(args.machine, args.mem, args.smp, args.accel, args.icount == "1")
+    return Machine(args.machine, args.mem, args.smp, args.accel, args.icount == "1",
+                   args.uefi == "1")
 
 
 USAGE = """Run fold in QEMU on this terminal and say what happened (make run).
@@ -327,6 +342,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not os.path.exists(args.iso):
         print(f"fold: {args.iso}: no such ISO (build it with make)", file=sys.stderr)
+        return 4
+    if args.uefi == "1" and not os.path.exists(OVMF_CODE):
+        print(f"fold: UEFI=1: no {OVMF_CODE} (Debian's ovmf package: "
+              "scripts/install-deps.sh)", file=sys.stderr)
         return 4
     result = run_foreground(cmd)
     if result.kind != "passed":

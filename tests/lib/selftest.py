@@ -50,6 +50,17 @@ def test_qemu_command(tmp) -> list[str]:
     cmd = qemu.command(["q"], qemu.Machine(icount=True), "a.iso", "stdio")
     if "-icount shift=0,sleep=off" not in " ".join(cmd):
         problems.append(f"icount: {cmd}")
+    # UEFI: OVMF's code read only, its variables snapshot=on, q35 unless the
+    # machine was chosen; without uefi, no firmware drive at all.
+    joined = " ".join(qemu.command(["q"], qemu.Machine(uefi=True), "a.iso", "stdio"))
+    for part in ("-machine q35 ", f"if=pflash,format=raw,readonly=on,file={qemu.OVMF_CODE}",
+                 f"if=pflash,format=raw,file={qemu.OVMF_VARS},snapshot=on"):
+        if part not in joined:
+            problems.append(f"uefi: no {part!r} in {joined}")
+    if "-machine pc,acpi=off" not in " ".join(qemu.Machine("pc,acpi=off", uefi=True).args()):
+        problems.append("uefi: an explicit machine= was replaced")
+    if "pflash" in " ".join(cmd):
+        problems.append(f"pflash without uefi: {cmd}")
     # What we build, QEMU (here the fake's parser) must take.
     try:
         q = fakes.parse_qemu_args(cmd[1:])
