@@ -275,6 +275,7 @@ test: tools
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
 	$(Q)python3 tests/bench/run-bench --self-test
 	$(Q)python3 tests/bench/run-bench --repro-check
+	$(Q)$(MAKE) -s --no-print-directory trace-check
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run $(TESTFLAGS)
 
@@ -282,6 +283,7 @@ test: tools
 -include tests/fuzz/fuzz.mk
 -include scripts/gdb/gdb.mk
 -include tests/bench/bench.mk
+-include tests/trace/trace.mk
 
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;
@@ -322,6 +324,9 @@ help:
 	@echo "                 (preempt, latency and userlat per load, throughput, uaccess, syscall)"
 	@echo "  bench-repro    two -smp 1 icount runs of one build must give identical figures"
 	@echo "  bench-selftest the bench harness on canned logs"
+	@echo "  trace          trace a short run under -icount (CMDLINE= another workload): build/trace.dat,"
+	@echo "                 then trace-cmd report on it (tests/trace/mktracedat; README, Tracing)"
+	@echo "  trace-check    the trace round trip twice: identical files, sched events (part of make test)"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"
 	@echo "  user           only the user programs: every user/*.c -> $(BUILD)/user/NAME.elf"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
