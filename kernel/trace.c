@@ -1,7 +1,9 @@
 /* The scheduler trace's buffers (kernel/trace.h): one array of records per
  * CPU, written only by its CPU with IRQs off, so a record is never torn
  * by an interrupt on the same CPU and needs no lock. The dump reads them
- * after tracing stopped.
+ * after tracing stopped. `trace clear` is meant for a stopped trace too:
+ * a CPU in the middle of a record while another clears may keep one
+ * record from before the clear.
  *
  * The dump's lines, between `TRACE begin` and `TRACE end`, each end in
  * a Fletcher-16 checksum (RFC 1146 Appendix I) of the text before it,
