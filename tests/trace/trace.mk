@@ -32,4 +32,4 @@ trace: $(ELF) $(USER_ELFS)
 
 trace-check: all
 	$(Q)python3 tests/trace/mktracedat --offsets $(BUILD)/fold_offsets.py --self-test
-	$(Q)python3 tests/trace/check-trace
+	$(Q)python3 tests/trace/check-trace --build $(BUILD)
