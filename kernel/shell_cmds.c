@@ -255,7 +255,7 @@ const struct shell_cmd shell_cmds[] = {
 	{ "stat", "stat                       per-CPU IRQ, IPI, fold and preemption counters", cmd_stat },
 	{ "bench", "bench NAME [key=value ...] a benchmark (below), e.g. bench latency load=hog", cmd_bench },
 	{ "test", "test [SUITE[,SUITE]]       run in-kernel test suites (KTAP); all: every suite", cmd_test },
-	{ "trace", "trace on|off|clear|dump     the scheduler trace; dump: for tests/trace/mktracedat", cmd_trace },
+	{ "trace", "trace on|off|clear|dump    per-CPU scheduler trace; dump: tests/trace/mktracedat", cmd_trace },
 	{ "log", "log                        the kernel log", cmd_log },
 	{ "bt", "bt [all]                   call trace of this CPU, or of every CPU by NMI", cmd_bt },
 	{ "programs", "programs                   the user programs (boot modules)", cmd_programs },
