@@ -287,6 +287,7 @@ test: tools
 	$(Q)python3 tests/bench/run-bench --repro-check
 	$(Q)$(MAKE) -s --no-print-directory profile-test
 	$(Q)python3 tests/torture/run-torture --self-test
+	$(Q)$(MAKE) -s --no-print-directory trace-check
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run $(TESTFLAGS)
 
@@ -296,6 +297,7 @@ test: tools
 -include tests/bench/bench.mk
 -include tests/profile/profile.mk
 -include tests/torture/torture.mk
+-include tests/trace/trace.mk
 
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;
@@ -344,6 +346,9 @@ help:
 	@echo "  torture        every COUNT x allowed mode, -smp $(TORTURE_SMP), the torture for $(TORTURE_DURATION) ms each under"
 	@echo "                 -icount; fails unless >= $(TORTURE_MIN_WAKEUPS) cross-CPU wake-ups, 0 lost, 0 leaks (not in make test)"
 	@echo "  torture-selftest  run-torture's parser and judge on doctored logs (part of make test)"
+	@echo "  trace          trace a short run under -icount (CMDLINE= another workload): build/trace.dat,"
+	@echo "                 then trace-cmd report on it (tests/trace/mktracedat; README, Tracing)"
+	@echo "  trace-check    the trace round trip twice: identical files, sched events (part of make test)"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"
 	@echo "  user           only the user programs: every user/*.c -> $(BUILD)/user/NAME.elf"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"

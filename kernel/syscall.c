@@ -9,6 +9,7 @@
 #include "uapi/syscall.h"
 #include "uapi/errno.h"
 #include "uapi/layout.h"
+#include "kernel/trace.h"
 
 static const syscall_fn sys_call_table[NR_SYSCALLS] = {
 	[__NR_write] = sys_write,
@@ -66,9 +67,11 @@ bool do_syscall_64(struct pt_regs *regs)
 	this_cpu_stat_inc(syscalls);
 	u64 nr = regs->error_code; /* the entry saved rax there */
 	long ret = -ENOSYS;
+	trace_event(sys_enter, nr, regs);
 	if (nr < NR_SYSCALLS && sys_call_table[nr])
 		ret = sys_call_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
 					 regs->r9);
+	trace_event(sys_exit, nr, ret);
 	regs->rax = (u64)ret;
 	exit_to_user_mode(regs);
 	if (sysret_ok(regs))

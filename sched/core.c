@@ -29,6 +29,7 @@
 #include "arch/x86_64/ipi.h"
 #include "arch/x86_64/gdt.h"
 #include "kernel/user_mm.h"
+#include "kernel/trace.h"
 
 struct rq rqs[MAX_CPUS];
 
@@ -149,6 +150,7 @@ void context_switch(struct rq *rq, struct thread *prev, struct thread *next)
 		prev->nvcsw++;
 	else
 		prev->nivcsw++;
+	trace_event(sched_switch, prev, next);
 	preempt_model_switch(&prev->saved_preempt_count, &next->saved_preempt_count);
 	switch_mm_irqs_off(next);        /* CR3: next's address space (kernel/user_mm.c) */
 	tss_set_rsp0(next->stack_top);   /* where an entry from ring 3 lands */
@@ -248,6 +250,7 @@ void scheduler_ipi(void)
 {
 	this_cpu_stat_inc(resched_ipi_received);
 	preempt_model_scheduler_ipi();
+	trace_event(resched_ipi);
 }
 
 /* ---- the preemption entry points */
@@ -265,6 +268,7 @@ void preempt_schedule(void)
 		return;
 	do {
 		this_cpu_stat_inc(preempt_enable_switches);
+		trace_event(preempt_enable);
 		preempt_disable();
 		__schedule(SM_PREEMPT);
 		preempt_enable_no_resched();
@@ -279,6 +283,7 @@ void preempt_schedule_irq(void)
 		BUG("preempt_schedule_irq with count 0x%x", preempt_count());
 	do {
 		this_cpu_stat_inc(preempt_irq);
+		trace_event(preempt_irq);
 		preempt_disable();
 		local_irq_enable();
 		__schedule(SM_PREEMPT);

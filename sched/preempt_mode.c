@@ -27,6 +27,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/patch_site.h"
 #include "lib/parse.h"
+#include "kernel/trace.h"
 
 volatile int preempt_mode = PREEMPT_MODE_DEFAULT;
 
@@ -64,6 +65,7 @@ static int apply(int mode)
 {
 	if (!patch_sites_apply(mode))
 		return PREEMPT_MODE_EPATCH;
+	trace_event(preempt_mode, preempt_mode, mode);
 	preempt_mode = mode;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "kernel/percpu.h"
 #include "kernel/mm.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/trace.h"
 
 bool sched_running;
 
@@ -82,6 +83,7 @@ bool wake_up_thread(struct thread *t)
 		}
 		t->cpu = (int)target;
 		enqueue(rq, t, false);
+		trace_event(sched_wakeup, t, target);
 		check_preempt(rq, t, target);
 		spin_unlock(&rq->lock);
 		local_irq_restore(f);

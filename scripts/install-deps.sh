@@ -2,12 +2,20 @@
 # Install the Debian 12 packages fold needs to build, boot, test, benchmark and debug
 # (clang and libclang-rt-dev: the fuzz targets, libFuzzer and the sanitizers; the
 # runtime is only a Recommends of clang, which --no-install-recommends skips;
-# clang-tidy: tests/check-compdb; bochs, bochsbios, vgabios: make test-bochs).
+# clang-tidy: tests/check-compdb; bochs, bochsbios, vgabios: make test-bochs;
+# grub-efi-amd64-bin, ovmf: the UEFI half of the ISO and make run UEFI=1;
+# trace-cmd: `trace-cmd report` in make trace and make test). With
+# --kernelshark, also what README's KernelShark picture is made with
+# (kernelshark, xvfb, x11-apps for xwd, imagemagick): nothing in make test
+# needs them.
 # Run as root (or through sudo). Safe to run again: apt-get skips what is installed.
 set -eu
 PKGS="gcc make nasm binutils grub-pc-bin grub-common xorriso mtools \
 qemu-system-x86 gdb python3 gnuplot-nox clang libclang-rt-dev clang-tidy \
-bochs bochsbios vgabios grub-efi-amd64-bin ovmf"
+bochs bochsbios vgabios grub-efi-amd64-bin ovmf trace-cmd"
+if [ "${1:-}" = --kernelshark ]; then
+	PKGS="$PKGS kernelshark xvfb x11-apps imagemagick"
+fi
 if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then
 		exec sudo "$0" "$@"

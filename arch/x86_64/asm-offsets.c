@@ -17,6 +17,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/patch_site.h"
+#include "kernel/trace.h"
 
 #define DEFINE(sym, val) \
 	__asm__ __volatile__("\n->" #sym " %0" ::"i"((long)(val)))
@@ -113,4 +114,12 @@ void asm_offsets(void)
 	DEFINE(PREEMPT_MODE_LAZY, PREEMPT_MODE_LAZY);
 	DEFINE(NR_PREEMPT_MODES, NR_PREEMPT_MODES);
 	WORDS(TORTURE_OPTIONS, TORTURE_OPTIONS(KEY, KEY));
+	/* The trace's event types, in enum trace_type order from 1, and its
+	 * record size: tests/trace/mktracedat (kernel/trace.h). */
+#define TRACE_SYS(id, sys, name) " " #sys
+#define TRACE_NAME(id, sys, name) " " #name
+	WORDS(TRACE_EVENT_SYSTEMS, TRACE_EVENTS(TRACE_SYS));
+	WORDS(TRACE_EVENT_NAMES, TRACE_EVENTS(TRACE_NAME));
+	DEFINE(TRACE_ENTRY_size, sizeof(struct trace_entry));
+	DEFINE(TRACE_ENTRIES, TRACE_ENTRIES);
 }

@@ -19,6 +19,7 @@
 #include "kernel/percpu.h"
 #include "sched/sched.h"
 #include "kernel/entry/common.h"
+#include "kernel/trace.h"
 
 static irq_handler_t handlers[256];
 static const char *names[256];
@@ -75,12 +76,14 @@ static void handle_irq(struct pt_regs *regs, int v)
 	this_cpu_write(irq_regs, regs); /* get_irq_regs(): the tick's user/kernel split */
 	irq_enter();
 	this_cpu_stat_inc(irqs);
+	trace_event(irq_handler_entry, v);
 	if (sysvec[v])
 		apic_eoi();
 	if (handlers[v])
 		handlers[v](regs);
 	else
 		pr_warn("irq: unexpected vector %d\n", v);
+	trace_event(irq_handler_exit, v, handlers[v] != NULL);
 	irq_exit();
 	this_cpu_write(irq_regs, old_regs);
 	/* A handler must leave the count as it found it. */
