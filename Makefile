@@ -18,6 +18,8 @@ ICOUNT   ?= 0
 UEFI     ?= 0
 MIGHT_FAULT ?= 1
 LOCKDEP  ?= 0
+PREEMPT_ENABLE_CALL ?= thunk
+FRAME_POINTER ?= 1
 MENU     ?= 0
 MENU_TIMEOUT ?= 5
 BUILD    ?= build
@@ -70,6 +72,12 @@ endif
 ifeq ($(filter $(LOCKDEP),0 1),)
 $(error LOCKDEP=$(LOCKDEP): choose 0 (no lock validator) or 1 (lockdep-lite: lock order and IRQ state checked))
 endif
+ifeq ($(filter $(PREEMPT_ENABLE_CALL),thunk c),)
+$(error PREEMPT_ENABLE_CALL=$(PREEMPT_ENABLE_CALL): choose thunk (preempt_enable's slow path through the register-saving preempt_schedule_thunk) or c (a plain C call of preempt_schedule))
+endif
+ifeq ($(filter $(FRAME_POINTER),0 1),)
+$(error FRAME_POINTER=$(FRAME_POINTER): choose 1 (-fno-omit-frame-pointer, for backtraces and GDB) or 0 (-fomit-frame-pointer, for make experiments' code-generation study))
+endif
 ifeq ($(filter $(ICOUNT),0 1),)
 $(error ICOUNT=$(ICOUNT): choose 0 or 1)
 endif
@@ -90,12 +98,19 @@ MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT) | tr a-
 # ---- flags ----------------------------------------------------------------
 # -mno-red-zone: interrupts arrive on the current stack and would overwrite
 # the 128 bytes below %rsp. -mgeneral-regs-only: no SSE state to save.
-# -fno-omit-frame-pointer: backtraces and GDB walk %rbp chains.
+# -fno-omit-frame-pointer: backtraces and GDB walk %rbp chains
+# (FRAME_POINTER=0 leaves them out, so that a function has a frame only
+# where the compiler needs one: tests/experiments/codegen.py, experiment E5).
+# PREEMPT_ENABLE_CALL=c: preempt_enable() calls preempt_schedule() as plain
+# C (arch/x86_64/preempt/thunk.h), what a kernel without the thunk writes.
 OPT := $(if $(filter 1,$(DEBUG)),-Og,-O2)
+FRAME_FLAGS := $(if $(filter 1,$(FRAME_POINTER)),-fno-omit-frame-pointer,-fomit-frame-pointer)
+CALL_DEFS := $(if $(filter c,$(PREEMPT_ENABLE_CALL)),-DPREEMPT_ENABLE_CALL_C=1)
 CFLAGS_COMMON := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only -fno-stack-protector \
-	-fno-omit-frame-pointer -fno-strict-aliasing -fno-asynchronous-unwind-tables \
-	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS) -DMIGHT_FAULT=$(MIGHT_FAULT) -DLOCKDEP=$(LOCKDEP)
+	$(FRAME_FLAGS) -fno-strict-aliasing -fno-asynchronous-unwind-tables \
+	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS) -DMIGHT_FAULT=$(MIGHT_FAULT) -DLOCKDEP=$(LOCKDEP) \
+	$(CALL_DEFS)
 CFLAGS := $(CFLAGS_COMMON) $(MODEL_DEFS)
 NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -L $(BUILD) -T linker.ld
@@ -137,7 +152,7 @@ compile_commands.json: $(BUILD)/compile_commands.json
 # The switches this build was made with; a change rebuilds everything.
 $(BUILD)/config: FORCE
 	@mkdir -p $(BUILD)
-	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) MIGHT_FAULT=$(MIGHT_FAULT) LOCKDEP=$(LOCKDEP) CC=$(CC)" > $@.new
+	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) MIGHT_FAULT=$(MIGHT_FAULT) LOCKDEP=$(LOCKDEP) PREEMPT_ENABLE_CALL=$(PREEMPT_ENABLE_CALL) FRAME_POINTER=$(FRAME_POINTER) CC=$(CC)" > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
 # The structure offsets and constants of arch/x86_64/asm-offsets.c: for
@@ -261,6 +276,16 @@ check-disasm:
 check-protos:
 	$(Q)python3 tests/check-protos
 
+# Every experiment (E1-E8: the claims of 2013, 2024 and 2025 with a figure
+# each) and one page, $(EXPERIMENTS_OUT)/EXPERIMENTS.md (tests/experiments/).
+# EXPERIMENTS_DOC=docs: also copy the page and its plots there.
+EXPERIMENTS_OUT ?= $(BUILD)/experiments
+EXPERIMENTS_DOC ?=
+.PHONY: experiments
+experiments: tools
+	$(Q)python3 tests/experiments/run-experiments --out $(call sq,$(EXPERIMENTS_OUT)) \
+		$(if $(EXPERIMENTS_DOC),--doc $(call sq,$(EXPERIMENTS_DOC)))
+
 # KVM with -cpu host: x2APIC in use, the smp suite. Needs a working /dev/kvm.
 test-kvm: tools
 	$(Q)if [ ! -w /dev/kvm ]; then echo "test-kvm: /dev/kvm is missing or not writable: no KVM here"; exit 1; fi
@@ -288,6 +313,7 @@ test: tools
 	$(Q)$(MAKE) -s --no-print-directory profile-test
 	$(Q)python3 tests/torture/run-torture --self-test
 	$(Q)$(MAKE) -s --no-print-directory trace-check
+	$(Q)python3 tests/experiments/run-experiments --self-test
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run $(TESTFLAGS)
 
@@ -349,6 +375,8 @@ help:
 	@echo "  trace          trace a short run under -icount (CMDLINE= another workload): build/trace.dat,"
 	@echo "                 then trace-cmd report on it (tests/trace/mktracedat; README, Tracing)"
 	@echo "  trace-check    the trace round trip twice: identical files, sched events (part of make test)"
+	@echo "  experiments    every experiment E1-E8 (claim, command, figure, verdict): $(EXPERIMENTS_OUT)/EXPERIMENTS.md"
+	@echo "                 (E5: six kernel builds read by objdump; the bench at -smp 1; bench race; ~25 min)"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"
 	@echo "  user           only the user programs: every user/*.c -> $(BUILD)/user/NAME.elf"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
@@ -375,6 +403,9 @@ help:
 	@echo "  UEFI=$(UEFI)          1: boot the same ISO through UEFI firmware (Debian's OVMF, -machine q35)"
 	@echo "  MENU=$(MENU) MENU_TIMEOUT=$(MENU_TIMEOUT)  1: a GRUB menu, one entry per mode and per test suite, MENU_TIMEOUT s to pick"
 	@echo "  MIGHT_FAULT=$(MIGHT_FAULT)   0: user copies without might_fault() (boot: might_fault=off)"
+	@echo "  PREEMPT_ENABLE_CALL=$(PREEMPT_ENABLE_CALL)  preempt_enable()'s slow path: thunk (register-saving, callers stay leaf) or c (a plain C call)"
+	@echo "  FRAME_POINTER=$(FRAME_POINTER)  0: -fomit-frame-pointer (make experiments' E5 builds; no %rbp chains for backtraces)"
+	@echo "  EXPERIMENTS_OUT=$(EXPERIMENTS_OUT) EXPERIMENTS_DOC=$(EXPERIMENTS_DOC)  make experiments: output directory; a second copy of the page (docs)"
 	@echo "  LOCKDEP=$(LOCKDEP)       1: lockdep-lite, lock order (ABBA) and IRQ-state checks (kernel/lockdep.h)"
 	@echo "  CMDLINE=\"$(CMDLINE)\"   kernel command line baked into the ISO"
 	@echo "  DEBUG=$(DEBUG)         1: build with -Og"

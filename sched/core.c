@@ -264,6 +264,12 @@ void scheduler_ipi(void)
 void preempt_schedule(void)
 {
 	this_cpu_stat_inc(preempt_schedule_calls);
+#if PREEMPT_ENABLE_CALL_C
+	/* PREEMPT_ENABLE_CALL=c: no thunk, so no patch site filters the
+	 * modes; none and voluntary return here instead. */
+	if (!preempt_mode_preemptible())
+		return;
+#endif
 	if (!preemptible())
 		return;
 	do {
