@@ -40,7 +40,7 @@ def make_command(make: list, out: str, name: str) -> list:
 
 def build_all(root: str, out: str, env: dict, log) -> dict:
     """{name: fold.elf path, or the error text}."""
-    make = build.make_program() + ["-j2"]
+    make = build.make_program()
     done = {}
     for name in VARIANTS:
         cmd = make_command(make, out, name)

@@ -41,8 +41,15 @@ class BuildError(Exception):
 
 
 def make_program(env: dict | None = None) -> list[str]:
-    """$MAKE (a command, may carry arguments), else make."""
-    return shlex.split((os.environ if env is None else env).get("MAKE") or "make")
+    """$MAKE (a command, may carry arguments), else make; with -jN (N: the
+    host's CPUs) unless the command has a -j of its own. The host tools
+    build one configuration at a time, so make's own jobs are what use a
+    second core (tests/run's two dozen kernel builds are a good part of
+    make test's time)."""
+    cmd = shlex.split((os.environ if env is None else env).get("MAKE") or "make")
+    if not any(a.startswith(("-j", "--jobs")) for a in cmd[1:]):
+        cmd.append(f"-j{os.cpu_count() or 1}")
+    return cmd
 
 
 def clean_env(env: dict | None = None) -> dict:

@@ -282,6 +282,11 @@ def test_build(tmp) -> list[str]:
     if cmd != ["make", "-s", "BUILD=b", "ISO=x.iso", "CMDLINE=test=all", "COUNT=ti",
                "iso", "b/fold.sym"]:
         problems.append(f"iso_command: {cmd}")
+    if build.make_program({"MAKE": "make -j3"}) != ["make", "-j3"]:
+        problems.append(f"make_program added a -j to $MAKE's own: {build.make_program({'MAKE': 'make -j3'})}")
+    mk = build.make_program({})
+    if mk[:1] != ["make"] or len(mk) != 2 or not mk[1].startswith("-j") or not mk[1][2:].isdigit():
+        problems.append(f"make_program without $MAKE: {mk} (expected make -jN)")
     env = build.clean_env({"MAKEFLAGS": "-j2 COUNT=ti", "MAKELEVEL": "1", "PATH": "/bin"})
     if env != {"PATH": "/bin"}:
         problems.append(f"clean_env: {env}")
