@@ -72,6 +72,8 @@ static void count_nmi(struct pt_regs *regs)
 }
 
 #define NMI_ROUNDS 10000
+#define NMI_MIN_ROUNDS 1000
+#define NMI_BUDGET_NS (3 * NSEC_PER_SEC)
 
 static void nmi_swapgs_body(struct ktest *t);
 
@@ -103,7 +105,12 @@ static void nmi_swapgs_body(struct ktest *t)
 	nmi_set_test_handler(count_nmi);
 	u32 sent = 0;
 	bool stuck = false;
-	for (; sent < NMI_ROUNDS && !stuck; sent++) {
+	/* A budget of guest time: on a busy host each NMI can wait
+	 * milliseconds for the target's vCPU thread to run again, and 10,000
+	 * of them outlasted a row's timeout (a quiet host takes well under a
+	 * second). NMI_MIN_ROUNDS is still enough to hit both modes. */
+	u64 budget_end = ktime_get_ns() + NMI_BUDGET_NS;
+	for (; sent < NMI_ROUNDS && !stuck && ktime_get_ns() < budget_end; sent++) {
 		u32 before = READ_ONCE(nmi_handled);
 		arch_send_nmi(target);
 		u64 deadline = ktime_get_ns() + 500 * NSEC_PER_MSEC;
@@ -113,10 +120,11 @@ static void nmi_swapgs_body(struct ktest *t)
 	nmi_set_test_handler(NULL);
 	process_kill(p->pid, SIGKILL);
 	int status = process_wait(p);
-	ktest_diag(t, "%u NMIs: %u in user mode, %u in the kernel", nmi_handled, nmi_user,
-		   nmi_kernel);
+	ktest_diag(t, "%u NMIs: %u in user mode, %u in the kernel%s", nmi_handled, nmi_user,
+		   nmi_kernel, sent < NMI_ROUNDS && !stuck ? " (the 3 s budget ended the run: a busy host?)" : "");
 	KT_EXPECT(t, !stuck);
-	KT_EXPECT_EQ(t, nmi_handled, NMI_ROUNDS);
+	KT_EXPECT_EQ(t, nmi_handled, sent); /* every NMI sent was handled */
+	KT_EXPECT_OP(t, nmi_handled, >=, NMI_MIN_ROUNDS);
 	KT_EXPECT_OP(t, nmi_user, >, 0);
 	KT_EXPECT_OP(t, nmi_kernel, >, 0);
 	KT_EXPECT(t, WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
