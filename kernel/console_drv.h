@@ -1,0 +1,33 @@
+/* The console's user-level driver (kernel/console_drv.c): once a driver
+ * has registered its endpoint, user processes' writes to the console go
+ * to it by IPC; the kernel's own printk does not. */
+#ifndef FOLD_KERNEL_CONSOLE_DRV_H
+#define FOLD_KERNEL_CONSOLE_DRV_H
+#include "lib/types.h"
+
+struct process;
+struct endpoint;
+
+/* p (CAP_SYS_RAWIO, checked by the caller) serves ep: 0, or -EBUSY. */
+long console_drv_register(struct process *p, struct endpoint *ep);
+/* s[0..n) for the calling process's console, through the driver: true
+ * if all of it went (false: nothing registered, the caller is the driver
+ * itself, or the driver died on the way; the caller writes what is left,
+ * from *done, itself). */
+bool console_drv_write(const char *s, u64 n, u64 *done);
+/* p exits: if it is the driver, the kernel takes the console back. */
+void console_drv_exit(struct process *p);
+/* The driver's pid, 0 if none. */
+int console_drv_pid(void);
+
+struct console_drv_stats {
+	u64 writes, bytes;    /* calls to the driver and the bytes they carried */
+	u64 fallbacks;        /* writes the kernel made itself when the driver failed */
+	u64 takeovers, exits;
+};
+void console_drv_stats(struct console_drv_stats *out);
+
+/* At boot (kernel/init.c): start user/serial_drv with CAP_SYS_RAWIO and
+ * wait up to a second for it to register. 0, or -errno (said why). */
+int console_drv_start(void);
+#endif
