@@ -30,6 +30,8 @@
 #include "uapi/irq.h"
 #include "uapi/errno.h"
 #include "lib/string.h"
+#include "lib/format.h"
+#include "uapi/syscall.h"
 
 static DEFINE_SPINLOCK(drv_lock);
 static struct endpoint *drv_ep;     /* a reference, under drv_lock */
@@ -140,14 +142,34 @@ void console_drv_stats(struct console_drv_stats *out)
 	spin_unlock_irqrestore(&drv_lock, f);
 }
 
-int console_drv_start(void)
+static bool wait_pid(int pid, u64 ns)
+{
+	u64 deadline = ktime_get_ns() + ns;
+	while (console_drv_pid() != pid && ktime_get_ns() < deadline)
+		sleep_ns(1000000);
+	return console_drv_pid() == pid;
+}
+
+int console_drv_stop(void)
+{
+	int pid = console_drv_pid();
+	if (pid && !process_kill(pid, SIGKILL) && !wait_pid(0, 1000000000ULL)) {
+		pr_warn("serial: driver pid %d did not exit within 1 s\n", pid);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+int console_drv_start(u64 cpus, u32 prio)
 {
 	if (!module_find("serial_drv")) {
 		pr_warn("serial: no serial_drv program in this ISO: the kernel keeps the console\n");
 		return -ENOENT;
 	}
-	const char *argv[] = { "serial_drv" };
-	struct spawn_args a = { "serial_drv", 1, argv, NULL, true, 0, NULL, 0, NULL };
+	char pr[24];
+	snprintf(pr, sizeof(pr), "prio=%u", prio);
+	const char *argv[] = { "serial_drv", pr };
+	struct spawn_args a = { "serial_drv", 2, argv, NULL, true, cpus, NULL, 0, NULL };
 	int err = 0;
 	struct process *p = process_spawn_caps(&a, CAP_SYS_RAWIO, &err);
 	if (!p) {
@@ -156,10 +178,7 @@ int console_drv_start(void)
 		return err;
 	}
 	int pid = p->pid; /* p is detached: it may be gone by the time the wait ends */
-	u64 deadline = ktime_get_ns() + 1000000000ULL;
-	while (console_drv_pid() != pid && ktime_get_ns() < deadline)
-		sleep_ns(1000000);
-	if (console_drv_pid() != pid) {
+	if (!wait_pid(pid, 1000000000ULL)) {
 		pr_warn("serial: serial_drv (pid %d) did not register within 1 s: the kernel "
 			"keeps the console\n", pid);
 		return -ETIMEDOUT;

@@ -22,7 +22,7 @@ __noreturn void kernel_init_run(void)
 	 * make run, not for the test suites (their pids and output stay as
 	 * they were), which start their own (tests/kernel/test_udriver.c). */
 	if (cmdline.serial_drv == 1 || (cmdline.serial_drv == -1 && !cmdline.test[0]))
-		console_drv_start();
+		console_drv_start(0, 0);
 	if (!strcmp(cmdline.test, "panic"))
 		panic("test=panic: a deliberate panic, to show what one looks like");
 	if (cmdline.test[0]) {             /* test=...: run suites, then exit */

@@ -164,3 +164,10 @@ int irq_notify_owner(u32 irq)
 {
 	return irq < NR_ISA_IRQS ? READ_ONCE(bindings[irq].pid) : 0;
 }
+
+void irq_latency_reset(void)
+{
+	u64 f = spin_lock_irqsave(&bind_lock);
+	lat.samples = lat.sum_ns = lat.max_ns = 0;
+	spin_unlock_irqrestore(&bind_lock, f);
+}

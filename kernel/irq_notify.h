@@ -16,7 +16,8 @@ long irq_ack(u32 irq, struct process *p);
 /* p exits: every line it bound is masked and unbound. */
 void irq_release_process(struct process *p);
 /* The thread waiting on n runs again (ipc/notification.c): if an IRQ
- * signalled n, record the time from the interrupt to now. */
+ * signalled n (n->irq_stamp set: by irq_notify's handler, or by bench
+ * udriver's timer), record the time from the interrupt to now. */
 void irq_notify_woken(struct notification *n);
 
 /* IRQ-to-driver latency, over the lines: what bench udriver reports. */
@@ -26,6 +27,7 @@ struct irq_latency {
 	u64 sum_ns, max_ns;
 };
 void irq_latency_snapshot(struct irq_latency *out);
+void irq_latency_reset(void);  /* bench udriver, before each case */
 /* The number of interrupts on line irq since boot (0 if never bound). */
 u64 irq_notify_count(u32 irq);
 /* The pid of the process that bound line irq, 0 if none. */

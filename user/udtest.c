@@ -4,6 +4,11 @@
  *   out        OUT to the UART's data port 0x3f8 without ioperm: the #GP
  *              must kill it (SIGSEGV); it prints "udtest: survived" and
  *              exits 3 if not
+ *   fill N     N bytes on stdout as lines "# udtest fill ....." (bench
+ *              udriver's load for the driver)
+ *   wait N [prio=P]  notify_wait() on handle 0 until bit 1 comes (bench
+ *              udriver's timer-driven waiter, kernel/bench/bench_udriver.c),
+ *              N times at most, as SCHED_FIFO P if P > 0
  *   nocap      without CAP_SYS_RAWIO every driver call is -EPERM
  *   errors     with CAP_SYS_RAWIO (the test gives it), while the serial
  *              driver holds IRQ 4 and the console: each bad argument gets
@@ -65,13 +70,41 @@ static int errors(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		dprintf(2, "usage: udtest print N | out | nocap | errors\n");
+		dprintf(2, "usage: udtest print N | fill N | wait N [prio=P] | out | nocap | errors\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "print")) {
 		unsigned long n = argc > 2 ? strtoul(argv[2], NULL, 10) : 1;
 		for (unsigned long i = 1; i <= n; i++)
 			printf("# udtest: line %lu of %lu\n", i, n);
+		return 0;
+	}
+	if (!strcmp(argv[1], "fill")) {
+		unsigned long n = argc > 2 ? strtoul(argv[2], NULL, 10) : 64;
+		char line[64];
+		while (n >= 16) {
+			unsigned long k = n < sizeof(line) ? n : sizeof(line);
+			memset(line, '.', k);
+			memcpy(line, "# udtest fill ", 14);
+			line[k - 1] = '\n';
+			write(1, line, k);
+			n -= k;
+		}
+		return 0;
+	}
+	if (!strcmp(argv[1], "wait")) {
+		unsigned long n = argc > 2 ? strtoul(argv[2], NULL, 10) : 1, prio = 0;
+		if (argc > 3 && parse_option(argv[3], "prio", &prio) == 1 && prio) {
+			struct sched_param sp = { (int)prio };
+			sched_setscheduler(0, SCHED_FIFO, &sp);
+		}
+		for (unsigned long i = 0; i < n; i++) {
+			long bits = notify_wait(0);
+			if (bits < 0)
+				return 1;
+			if (bits & 2) /* the last round */
+				return 0;
+		}
 		return 0;
 	}
 	if (!strcmp(argv[1], "out")) {

@@ -58,7 +58,7 @@ static bool driver_up(struct ktest *t)
 	if (!user_have(t, "serial_drv") || !user_have(t, "udtest"))
 		return false;
 	if (!console_drv_pid())
-		console_drv_start();
+		console_drv_start(0, 0);
 	return KT_EXPECT(t, console_drv_pid() != 0);
 }
 
@@ -141,10 +141,7 @@ static void driver_killed_fallback(struct ktest *t)
 		return;
 	int pid = console_drv_pid();
 	u64 pos = log_head;
-	KT_EXPECT_EQ(t, process_kill(pid, SIGKILL), 0);
-	u64 deadline = ktime_get_ns() + 1000000000ULL;
-	while (console_drv_pid() && ktime_get_ns() < deadline)
-		sleep_ns(1000000);
+	KT_EXPECT_EQ(t, console_drv_stop(), 0);
 	KT_ASSERT_EQ(t, console_drv_pid(), 0);
 	char log[1024];
 	log_read(&pos, log, sizeof(log));
@@ -158,7 +155,7 @@ static void driver_killed_fallback(struct ktest *t)
 	KT_EXPECT_STR_CONTAINS(t, outbuf, "# udtest: line 2 of 2\n");
 	KT_EXPECT_EQ(t, b.bytes, a.bytes); /* the kernel wrote them itself */
 	/* and a new driver can take over again */
-	KT_EXPECT_EQ(t, console_drv_start(), 0);
+	KT_EXPECT_EQ(t, console_drv_start(0, 0), 0);
 	KT_EXPECT(t, console_drv_pid() != 0 && console_drv_pid() != pid);
 }
 
