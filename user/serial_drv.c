@@ -82,11 +82,15 @@ int main(int argc, char **argv)
 		dprintf(2, "serial_drv: no endpoint or notification (%d, %d)\n", ep, ntfn);
 		return 1;
 	}
-	if ((r = ioperm(COM1, 8, 1)) || (r = irq_bind(IRQ_COM1, ntfn, 0))) {
-		dprintf(2, "serial_drv: cannot take COM1 (error %ld)\n", r);
+	if ((r = ioperm(COM1, 8, 1))) {
+		dprintf(2, "serial_drv: cannot take COM1's ports (error %ld)\n", r);
 		return 1;
 	}
-	outb(IER, 0);
+	outb(IER, 0); /* quiet before the line is ours: a dead driver may have left THRI on */
+	if ((r = irq_bind(IRQ_COM1, ntfn, 0))) {
+		dprintf(2, "serial_drv: cannot bind IRQ 4 (error %ld)\n", r);
+		return 1;
+	}
 	room = 0; /* the first byte waits for the transmitter: its interrupt */
 	if ((r = console_register(ep))) {
 		dprintf(2, "serial_drv: console_register: error %ld\n", r);
