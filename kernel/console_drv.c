@@ -70,7 +70,7 @@ static struct endpoint *get_ep(struct process *self)
 	return ep;
 }
 
-bool console_drv_write(const char *s, u64 n, u64 *done)
+static bool drv_write(const char *s, u64 n, u64 *done)
 {
 	struct process *self = current_process();
 	*done = 0;
@@ -110,6 +110,17 @@ bool console_drv_write(const char *s, u64 n, u64 *done)
 		spin_unlock_irqrestore(&drv_lock, f);
 	}
 	return ok;
+}
+
+void console_user_write(const char *s, u64 n)
+{
+	u64 done = 0;
+	if (drv_write(s, n, &done))
+		return;
+	console_write(s + done, n - done);
+	u64 f = spin_lock_irqsave(&drv_lock);
+	st.direct_bytes += n - done;
+	spin_unlock_irqrestore(&drv_lock, f);
 }
 
 void console_drv_exit(struct process *p)

@@ -10,11 +10,11 @@ struct endpoint;
 
 /* p (CAP_SYS_RAWIO, checked by the caller) serves ep: 0, or -EBUSY. */
 long console_drv_register(struct process *p, struct endpoint *ep);
-/* s[0..n) for the calling process's console, through the driver: true
- * if all of it went (false: nothing registered, the caller is the driver
- * itself, or the driver died on the way; the caller writes what is left,
- * from *done, itself). */
-bool console_drv_write(const char *s, u64 n, u64 *done);
+/* s[0..n), a user process's write() to the console: through the driver
+ * if one is registered and the writer is not the driver; whatever the
+ * driver did not take (none registered, or it died on the way) the kernel
+ * writes straight to the port. */
+void console_user_write(const char *s, u64 n);
 /* p exits: if it is the driver, the kernel takes the console back. */
 void console_drv_exit(struct process *p);
 /* The driver's pid, 0 if none. */
@@ -23,6 +23,8 @@ int console_drv_pid(void);
 struct console_drv_stats {
 	u64 writes, bytes;    /* calls to the driver and the bytes they carried */
 	u64 fallbacks;        /* writes the kernel made itself when the driver failed */
+	u64 direct_bytes;     /* user bytes the kernel wrote itself (no driver, or
+			       * it failed): bytes + direct_bytes = every user byte */
 	u64 takeovers, exits;
 };
 void console_drv_stats(struct console_drv_stats *out);

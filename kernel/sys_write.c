@@ -29,9 +29,7 @@ static void output(const char *s, u64 n)
 		if (c->quiet)
 			return;
 	}
-	u64 done = 0;
-	if (!console_drv_write(s, n, &done)) /* the user-level driver (kernel/console_drv.c) */
-		console_write(s + done, n - done);
+	console_user_write(s, n); /* the user-level driver, or the port (kernel/console_drv.c) */
 }
 
 #define WRITE_MAX (1UL << 20) /* one call writes at most this much (Linux: MAX_RW_COUNT) */

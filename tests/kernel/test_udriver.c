@@ -11,7 +11,7 @@
  *   - irq_bind, irq_ack, ioperm and console_register: -EPERM without
  *     CAP_SYS_RAWIO, and with it each bad argument its errno;
  *   - the driver killed: the kernel says so and writes the console itself,
- *     nothing lost.
+ *     nothing lost, even of a write in flight.
  * A kernel panic after the takeover still reaching the port is the row
  * udriver-panic (tests/configs). Runs last-case-kills-the-driver: keep
  * driver_killed_fallback last. */
@@ -143,6 +143,45 @@ static void irq_bind_errors(struct ktest *t)
 	KT_EXPECT_EQ(t, irq_notify_owner(IRQ_COM1), console_drv_pid());
 }
 
+/* The driver killed while a process writes through it: every byte the
+ * process wrote was either answered for by the driver or written by the
+ * kernel itself (a chunk in flight when the driver died: -EPIPE, then
+ * the kernel), none lost. */
+static void driver_dies_mid_write(struct ktest *t)
+{
+	if (!driver_up(t))
+		return;
+	struct console_drv_stats a, b;
+	console_drv_stats(&a);
+	const char *argv[] = { "udtest", "fill", "8000" };
+	struct spawn_args sa = { "udtest", 3, argv, NULL, false,
+				 nr_cpus_online > 1 ? 1UL << 1 : 0, NULL, 0, NULL };
+	struct printk_capture cap = { outbuf, sizeof(outbuf), 0, false };
+	int err = 0;
+	user_write_capture = &cap;
+	struct process *p = process_spawn(&sa, &err);
+	KT_EXPECT(t, p != NULL);
+	u64 deadline = ktime_get_ns() + 1000000000ULL;
+	do {
+		sleep_ns(10000);
+		console_drv_stats(&b);
+	} while (p && b.writes - a.writes < 10 && ktime_get_ns() < deadline);
+	KT_EXPECT_EQ(t, console_drv_stop(), 0);
+	int status = p ? process_wait(p) : -1;
+	user_write_capture = NULL;
+	console_drv_stats(&b);
+	u64 via = b.bytes - a.bytes, direct = b.direct_bytes - a.direct_bytes;
+	KT_EXPECT_EQ(t, status, W_EXITCODE(0));
+	KT_EXPECT_EQ(t, cap.len, 8000);
+	KT_EXPECT_EQ(t, via + direct, cap.len);
+	KT_EXPECT_OP(t, via, >, 0);
+	KT_EXPECT_OP(t, direct, >, 0);
+	ktest_diag(t, "8000 bytes: %llu through the driver, %llu by the kernel after it died "
+		   "(%llu failed calls)", (unsigned long long)via, (unsigned long long)direct,
+		   (unsigned long long)(b.fallbacks - a.fallbacks));
+	KT_EXPECT_EQ(t, console_drv_start(0, 0), 0);
+}
+
 static void driver_killed_fallback(struct ktest *t)
 {
 	if (!driver_up(t))
@@ -174,4 +213,5 @@ KTEST_SUITE(udriver,
 	    KTEST_CASE(takeover_output),
 	    KTEST_CASE(out_killed),
 	    KTEST_CASE(irq_bind_errors),
+	    KTEST_CASE(driver_dies_mid_write),
 	    KTEST_CASE(driver_killed_fallback));
