@@ -164,8 +164,8 @@ static bool wait_pid(int pid, u64 ns)
 int console_drv_stop(void)
 {
 	int pid = console_drv_pid();
-	if (pid && !process_kill(pid, SIGKILL) && !wait_pid(0, 1000000000ULL)) {
-		pr_warn("serial: driver pid %d did not exit within 1 s\n", pid);
+	if (pid && !process_kill(pid, SIGKILL) && !wait_pid(0, 5000000000ULL)) {
+		pr_warn("serial: driver pid %d did not exit within 5 s\n", pid);
 		return -ETIMEDOUT;
 	}
 	return 0;
@@ -189,8 +189,8 @@ int console_drv_start(u64 cpus, u32 prio)
 		return err;
 	}
 	int pid = p->pid; /* p is detached: it may be gone by the time the wait ends */
-	if (!wait_pid(pid, 1000000000ULL)) {
-		pr_warn("serial: serial_drv (pid %d) did not register within 1 s: the kernel "
+	if (!wait_pid(pid, 5000000000ULL)) {
+		pr_warn("serial: serial_drv (pid %d) did not register within 5 s: the kernel "
 			"keeps the console\n", pid);
 		return -ETIMEDOUT;
 	}

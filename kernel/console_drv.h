@@ -30,10 +30,10 @@ struct console_drv_stats {
 void console_drv_stats(struct console_drv_stats *out);
 
 /* At boot (kernel/init.c): start user/serial_drv with CAP_SYS_RAWIO on
- * CPUs cpus (0: any), SCHED_FIFO prio if not 0, and wait up to a second
- * for it to register. 0, or -errno (said why). */
+ * CPUs cpus (0: any), SCHED_FIFO prio if not 0, and wait up to 5 s
+ * (a busy host under TCG) for it to register. 0, or -errno (said why). */
 int console_drv_start(u64 cpus, u32 prio);
-/* Kill the driver, if any, and wait (a second at most) for the kernel to
+/* Kill the driver, if any, and wait (5 s at most) for the kernel to
  * take the console back: 0, or -ETIMEDOUT. */
 int console_drv_stop(void);
 #endif

@@ -29,6 +29,7 @@
 #include "uapi/irq.h"
 #include "lib/string.h"
 #include "lib/parse.h"
+#include "kernel/cmdline.h"
 #include "arch/x86_64/ioapic.h"
 
 static char outbuf[USER_OUT_MAX];
@@ -149,6 +150,10 @@ static void irq_bind_errors(struct ktest *t)
  * the kernel), none lost. */
 static void driver_dies_mid_write(struct ktest *t)
 {
+	/* When the kill lands is a matter of microseconds: under wall-clock
+	 * TCG on a busy host the writer could finish first. */
+	if (!cmdline.icount)
+		KT_SKIP(t, "wall clock: the kill must land mid-stream (rows udriver-smp1, udriver-smp2)");
 	if (!driver_up(t))
 		return;
 	struct console_drv_stats a, b;
