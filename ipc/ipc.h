@@ -46,6 +46,10 @@ struct notification {
 	struct kobject obj;
 	u32 bits;
 	struct ipc_state *waiter;
+	/* Bound to an interrupt (kernel/irq_notify.c): when the first
+	 * interrupt since the waiter last woke came (ktime_get_ns), 0 if
+	 * none; the IRQ-to-driver latency is measured from it. */
+	volatile u64 irq_stamp;
 };
 
 struct handle {

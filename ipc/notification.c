@@ -6,6 +6,7 @@
 #include "kernel/process.h"
 #include "sched/sched.h"
 #include "uapi/errno.h"
+#include "kernel/irq_notify.h"
 
 long notify_signal(struct notification *n, u32 bits)
 {
@@ -33,6 +34,8 @@ long notify_wait(struct ipc_state *s, struct notification *n)
 		long bits = n->bits;
 		n->bits = 0;
 		spin_unlock_irqrestore(&ipc_lock, f);
+		if (n->irq_stamp)
+			irq_notify_woken(n);
 		return bits;
 	}
 	if (n->waiter) {
@@ -43,5 +46,8 @@ long notify_wait(struct ipc_state *s, struct notification *n)
 	s->ntfn = n;
 	s->wait = IPC_WAIT_NOTIFY;
 	spin_unlock_irqrestore(&ipc_lock, f);
-	return ipc_block(s);
+	long ret = ipc_block(s);
+	if (ret > 0 && n->irq_stamp) /* a driver woken by its interrupt runs */
+		irq_notify_woken(n);
+	return ret;
 }

@@ -12,6 +12,7 @@ struct cmdline_values cmdline = {
 	.hz = 1000,
 	.watchdog_thresh = 10,
 	.bench = true,
+	.serial_drv = -1,
 };
 
 /* Each option: its key, what a value looks like, and a setter that returns
@@ -125,6 +126,16 @@ static int set_might_fault(const char *v)
 		pr_warn("cmdline: might_fault=on: this kernel was built with MIGHT_FAULT=0, so there is none\n");
 	return 0;
 #endif
+}
+
+static int set_serial_drv(const char *v)
+{
+	static const char *const w[] = { "off", "on", "auto" };
+	int i = match_word(v, w, 3);
+	if (i < 0)
+		return -1;
+	cmdline.serial_drv = i == 2 ? -1 : i;
+	return 0;
 }
 
 static int set_shell(const char *v)

@@ -30,7 +30,8 @@
 	X(shell, "on or off (a fold> prompt after boot)", "off")                       \
 	X(clock, "wall or icount (QEMU -icount shift=0,sleep=off: 1 ns per instruction)", "wall") \
 	X(might_fault, "on or off (off: user copies without might_fault(), experiment E7)", "on") \
-	X(watchdog_thresh, "seconds 0-60 (a soft lockup is reported after twice it; 0: off)", "10")
+	X(watchdog_thresh, "seconds 0-60 (a soft lockup is reported after twice it; 0: off)", "10") \
+	X(serial_drv, "on, off or auto (the user-level serial driver; auto: on unless test=)", "auto")
 
 struct cmdline_values {
 	char test[256];      /* test=all | SUITE[,SUITE...] | panic */
@@ -43,6 +44,7 @@ struct cmdline_values {
 	bool shell;          /* shell=on: a prompt after boot (make run at a terminal) */
 	bool icount;         /* clock=icount: QEMU runs -icount shift=0,sleep=off */
 	u32 watchdog_thresh; /* seconds, as Linux's (kernel/watchdog.c) */
+	int serial_drv;      /* 1 on, 0 off, -1 auto (kernel/console_drv.c) */
 };
 extern struct cmdline_values cmdline;
 /* Parses and prints the warnings; returns the number of warnings. */

@@ -9,6 +9,7 @@
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "lib/string.h"
+#include "kernel/console_drv.h"
 
 /* What `make run` shows when nothing else is asked for: well under a
  * minute of benchmarks under wall-clock TCG. */
@@ -17,6 +18,11 @@
 
 __noreturn void kernel_init_run(void)
 {
+	/* The user-level serial driver (kernel/console_drv.c): by default for
+	 * make run, not for the test suites (their pids and output stay as
+	 * they were), which start their own (tests/kernel/test_udriver.c). */
+	if (cmdline.serial_drv == 1 || (cmdline.serial_drv == -1 && !cmdline.test[0]))
+		console_drv_start(0, 0);
 	if (!strcmp(cmdline.test, "panic"))
 		panic("test=panic: a deliberate panic, to show what one looks like");
 	if (cmdline.test[0]) {             /* test=...: run suites, then exit */

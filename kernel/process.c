@@ -8,6 +8,8 @@
  * another CPU, sends that CPU a RESCHEDULE IPI whose return to ring 3
  * sees the flag (Linux's kick_process). */
 #include "kernel/process.h"
+#include "kernel/irq_notify.h"
+#include "kernel/console_drv.h"
 #include "kernel/user_mm.h"
 #include "kernel/exec.h"
 #include "kernel/module.h"
@@ -64,6 +66,11 @@ static void process_start(void *arg)
 
 struct process *process_spawn(const struct spawn_args *a, int *err)
 {
+	return process_spawn_caps(a, 0, err);
+}
+
+struct process *process_spawn_caps(const struct spawn_args *a, u32 caps, int *err)
+{
 	process_reap_detached();
 	const struct boot_module *m = module_find(a->name);
 	if (!m) {
@@ -78,6 +85,7 @@ struct process *process_spawn(const struct spawn_args *a, int *err)
 	strlcpy(p->name, a->name, sizeof(p->name));
 	p->parent = a->parent;
 	p->detached = a->detached;
+	p->caps = caps;
 	p->state = PROC_STARTING;
 	INIT_LIST_HEAD(&p->node);
 	if (a->nhandles < 0 || a->nhandles > SPAWN_HANDLES_MAX || (a->nhandles && !a->ipc_from)) {
@@ -211,6 +219,8 @@ __noreturn void do_exit(int status)
 	local_irq_enable();
 	mm_destroy(p->mm);
 	p->mm = NULL;
+	irq_release_process(p);  /* its interrupt lines: masked, unbound */
+	console_drv_exit(p);     /* the console's driver: the kernel takes it back */
 	ipc_state_exit(p->ipc); /* its caller learns it died; its handles close */
 
 	u64 f = spin_lock_irqsave(&proc_lock);

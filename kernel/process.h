@@ -27,8 +27,20 @@ struct process {
 	volatile int kill_sig;   /* the fatal signal pending, 0 if none */
 	u64 entry, user_sp;      /* where its first return to ring 3 goes */
 	struct ipc_state *ipc;   /* its handles and IPC state (ipc/ipc.h) */
+	u32 caps;                /* CAP_SYS_RAWIO ...: what only drivers may do */
 	struct list_head node;
 };
+
+/* Capabilities, Linux's idea (capabilities(7)) with one bit so far:
+ * CAP_SYS_RAWIO lets a process take I/O ports (ioperm) and bind an
+ * interrupt to a notification (irq_bind). Only the kernel hands it out,
+ * at spawn (process_spawn_caps()): the serial driver (kernel/console_drv.c)
+ * and the tests; spawn() from user space never passes it on. */
+#define CAP_SYS_RAWIO (1U << 0)
+static inline bool process_capable(const struct process *p, u32 cap)
+{
+	return p && (p->caps & cap) == cap;
+}
 
 struct spawn_args {
 	const char *name;         /* a boot module (kernel/module.h) */
@@ -47,6 +59,9 @@ struct spawn_args {
  * *err = -ENOENT (no such module), -ENOEXEC (a bad image: kernel/exec.c
  * says why), -E2BIG, -ENOMEM. */
 struct process *process_spawn(const struct spawn_args *a, int *err);
+/* The same, the process holding capabilities caps (CAP_SYS_RAWIO): for
+ * the kernel's own drivers and tests, never reached from spawn(). */
+struct process *process_spawn_caps(const struct spawn_args *a, u32 caps, int *err);
 /* The kernel waits for a process it spawned (not detached): its status,
  * after which p is gone. */
 int process_wait(struct process *p);

@@ -4,6 +4,9 @@
 #include "kernel/nmi_backtrace.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
+#include "kernel/console_drv.h"
+#include "kernel/irq_notify.h"
+#include "uapi/irq.h"
 #include "kernel/preempt.h"
 #include "kernel/ktest.h"
 #include "kernel/hrtimer.h"
@@ -172,6 +175,18 @@ static int cmd_stat(int argc, char **argv)
 	console_printf("ipc: %llu messages, %llu by the fast path; %llu folds since boot, %llu.%02llu per message\n",
 		       (unsigned long long)msgs, (unsigned long long)fast, (unsigned long long)folds,
 		       (unsigned long long)(per / 100), (unsigned long long)(per % 100));
+	struct console_drv_stats cs;
+	console_drv_stats(&cs);
+	int pid = console_drv_pid();
+	char who[48];
+	if (pid)
+		snprintf(who, sizeof(who), "user-level driver pid %d", pid);
+	else
+		snprintf(who, sizeof(who), "the kernel's own (no driver)");
+	console_printf("serial: %s; %llu writes (%llu bytes) through a driver, %llu fallbacks; "
+		       "IRQ 4 taken %llu times\n", who, (unsigned long long)cs.writes,
+		       (unsigned long long)cs.bytes, (unsigned long long)cs.fallbacks,
+		       (unsigned long long)irq_notify_count(IRQ_COM1));
 	return 0;
 }
 

@@ -1,5 +1,6 @@
-/* write(fd, buf, len): fd 1 and 2 go to the console (printk's console,
- * the serial port), in chunks copied with copy_from_user(). Returns the
+/* write(fd, buf, len): fd 1 and 2 go to the console (the user-level
+ * serial driver once it has taken over, kernel/console_drv.c; else
+ * printk's console, the serial port), in chunks copied with copy_from_user(). Returns the
  * bytes written, short if the buffer runs into an unmapped page (as
  * Linux's write), -EFAULT if not one byte could be read, -EBADF for any
  * other fd. */
@@ -9,6 +10,7 @@
 #include "uapi/errno.h"
 #include "lib/string.h"
 #include "kernel/spinlock.h"
+#include "kernel/console_drv.h"
 
 struct printk_capture *volatile user_write_capture;
 static DEFINE_SPINLOCK(capture_lock);
@@ -27,7 +29,7 @@ static void output(const char *s, u64 n)
 		if (c->quiet)
 			return;
 	}
-	console_write(s, n);
+	console_user_write(s, n); /* the user-level driver, or the port (kernel/console_drv.c) */
 }
 
 #define WRITE_MAX (1UL << 20) /* one call writes at most this much (Linux: MAX_RW_COUNT) */

@@ -38,6 +38,10 @@ static const syscall_fn sys_call_table[NR_SYSCALLS] = {
 	[__NR_ipc_reply_recv] = sys_ipc_reply_recv,
 	[__NR_notify_signal] = sys_notify_signal,
 	[__NR_notify_wait] = sys_notify_wait,
+	[__NR_ioperm] = sys_ioperm,
+	[__NR_irq_bind] = sys_irq_bind,
+	[__NR_irq_ack] = sys_irq_ack,
+	[__NR_console_register] = sys_console_register,
 };
 
 /* May this return use SYSRET? It restores RIP from RCX and RFLAGS from

@@ -49,4 +49,9 @@ long sys_ipc_reply(SYSCALL_ARGS);
 long sys_ipc_reply_recv(SYSCALL_ARGS);
 long sys_notify_signal(SYSCALL_ARGS);
 long sys_notify_wait(SYSCALL_ARGS);
+/* kernel/sys_irq.c (uapi/irq.h) */
+long sys_ioperm(SYSCALL_ARGS);
+long sys_irq_bind(SYSCALL_ARGS);
+long sys_irq_ack(SYSCALL_ARGS);
+long sys_console_register(SYSCALL_ARGS);
 #endif

@@ -9,6 +9,7 @@
  * and PCIDs would bring per-CPU ASID bookkeeping and remote invalidation
  * that teach nothing about preemption. */
 #include "kernel/user_mm.h"
+#include "arch/x86_64/gdt.h"
 #include "kernel/mm.h"
 #include "kernel/percpu.h"
 #include "kernel/panic.h"
@@ -113,6 +114,7 @@ void mm_destroy(struct mm *mm)
 		}
 	}
 	frame_free(mm->cr3);
+	kfree(mm->io_bitmap);
 	kfree(mm);
 }
 
@@ -121,6 +123,7 @@ void switch_mm_irqs_off(struct thread *next)
 	u64 cr3 = next->mm ? next->mm->cr3 : kernel_cr3();
 	if (read_cr3() != cr3)
 		write_cr3(cr3);
+	tss_load_io_bitmap(next->mm ? next->mm->io_bitmap : NULL); /* ioperm()'s ports */
 }
 
 void kthread_use_mm(struct mm *mm)

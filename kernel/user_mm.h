@@ -11,6 +11,7 @@ struct mm {
 	u64 *pgd;           /* the PML4, through the direct map */
 	u64 cr3;            /* its physical address, what CR3 holds */
 	u64 pages;          /* user pages mapped */
+	u8 *io_bitmap;      /* ioperm()'s I/O permission bit map, or NULL */
 };
 
 /* User mappings: read is implied; these add write and execute. */

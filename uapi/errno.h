@@ -16,11 +16,13 @@
 #define EAGAIN  11   /* try again */
 #define ENOMEM  12   /* out of memory */
 #define EFAULT  14   /* bad address */
-#define EBUSY   16
+#define EBUSY   16   /* busy (here: an IRQ or the console already has a driver) */
+#define ENODEV  19   /* no such device (here: no I/O APIC for the IRQ) */
 #define EINVAL  22   /* invalid argument */
 #define EMFILE  24   /* too many open files (here: no free handle slot) */
 #define EPIPE   32   /* broken pipe (here: nobody left to receive, or to reply) */
 #define ENAMETOOLONG 36
 #define ENOSYS  38   /* no such system call */
+#define ETIMEDOUT 110 /* timed out */
 
 #endif

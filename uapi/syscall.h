@@ -21,6 +21,7 @@
 #define __NR_sched_getparam 143   /* sched_getparam(tid, struct sched_param *) */
 #define __NR_sched_setscheduler 144 /* sched_setscheduler(tid, policy, const struct sched_param *) */
 #define __NR_sched_getscheduler 145 /* sched_getscheduler(tid): the policy */
+#define __NR_ioperm         173   /* ioperm(from, num, on): ports from..from+num-1 (CAP_SYS_RAWIO; below 0x400) */
 #define __NR_gettid         186
 #define __NR_clock_gettime  228   /* clock_gettime(clockid, struct timespec *) */
 #define __NR_clock_nanosleep 230  /* clock_nanosleep(clockid, flags, req, rem) */
@@ -38,8 +39,12 @@
 #define __NR_ipc_reply_recv 509   /* (h, tag, w0, w1, w2, buf) -> the next message */
 #define __NR_notify_signal  510   /* (h, bits) */
 #define __NR_notify_wait    511   /* (h) -> the bits */
+/* fold's user-level drivers (uapi/irq.h): CAP_SYS_RAWIO only. */
+#define __NR_irq_bind       512   /* (irq, notification h, bit): the IRQ signals 1 << bit */
+#define __NR_irq_ack        513   /* (irq): handled, unmask the line */
+#define __NR_console_register 514 /* (endpoint h): the console's writes come to it */
 
-#define NR_SYSCALLS         512   /* table size: numbers 0..511 */
+#define NR_SYSCALLS         520   /* table size: numbers 0..519 */
 #define SPAWN_HANDLES_MAX     8   /* handles spawn() passes to the child (slots 0..n-1) */
 
 /* Clocks (Linux's numbers): both are fold's monotonic clock since boot. */

@@ -3,7 +3,21 @@
  * TSS holds the Interrupt Stack Table: known-good stacks the CPU switches
  * to for #DF, NMI and #MC, whatever the state of the current stack
  * (SDM Vol. 3A 9.7 "Task Management in 64-bit Mode", 7.14.5 "Interrupt
- * Stack Table"). */
+ * Stack Table").
+ *
+ * The TSS also ends in the I/O permission bit map (SDM Vol. 1 19.5.2 "I/O
+ * Permission Bit Map"; Vol. 3A 9.7): at CPL 3 (IOPL is 0) an IN or OUT to
+ * port p is allowed only if bit p of the map at TSS + iomap_base is clear,
+ * and every bit the access covers must be; a bit beyond the TSS limit
+ * counts as set, so a map shorter than 8 KiB denies every port past its
+ * end. fold's covers ports 0-0x3ff (IO_BITMAP_PORTS) and is followed by
+ * the 0xff byte the SDM asks for (the CPU reads two bytes of the map for
+ * every access). It is per-process state: a process with ports
+ * (ioperm(), kernel/sys_ioport.c) has its map copied in when it is
+ * switched to; for every other one iomap_base points past the limit, so
+ * any IN or OUT from ring 3 is a #GP. Linux does the same
+ * (arch/x86/kernel/process.c, tss_update_io_bitmap(): the map copied on
+ * demand, IO_BITMAP_OFFSET_INVALID otherwise). */
 #include "arch/x86_64/gdt.h"
 #include "kernel/percpu.h"
 #include "kernel/mm.h"
@@ -17,7 +31,11 @@ struct tss {
 	u64 reserved2;
 	u16 reserved3;
 	u16 iomap_base;
+	u8 io_bitmap[IO_BITMAP_BYTES + 1]; /* + the 0xff byte past the map */
 } __packed;
+
+#define IOMAP_VALID ((u16)__builtin_offsetof(struct tss, io_bitmap))
+#define IOMAP_INVALID ((u16)sizeof(struct tss)) /* past the limit: no port */
 
 struct gdt_ptr {
 	u16 limit;
@@ -28,6 +46,8 @@ struct gdt_ptr {
  * user code, TSS (16 bytes: a system descriptor is two slots). */
 static u64 gdt[MAX_CPUS][8] __aligned(16);
 static struct tss tss[MAX_CPUS] __aligned(16);
+/* The map each CPU's TSS holds now (NULL: none, iomap_base invalid). */
+static const u8 *io_bitmap_loaded[MAX_CPUS];
 
 void gdt_init_cpu(u32 cpu)
 {
@@ -50,7 +70,8 @@ void gdt_init_cpu(u32 cpu)
 	for (int i = 0; i < 3; i++) {
 		t->ist[i] = stack_alloc();
 	}
-	t->iomap_base = sizeof(*t); /* no I/O permission bitmap */
+	t->iomap_base = IOMAP_INVALID; /* no process's ports yet */
+	t->io_bitmap[IO_BITMAP_BYTES] = 0xff;
 	t->rsp[0] = 0;              /* set at each switch to a user thread */
 
 	struct gdt_ptr p = { sizeof(gdt[cpu]) - 1, (u64)g };
@@ -74,4 +95,21 @@ void tss_set_rsp0(u64 top)
 {
 	tss[this_cpu_read(cpu)].rsp[0] = top;
 	this_cpu_write(top_of_stack, top);
+}
+
+void tss_load_io_bitmap(const u8 *bitmap)
+{
+	u32 cpu = this_cpu_read(cpu);
+	if (bitmap == io_bitmap_loaded[cpu] && !bitmap)
+		return;
+	struct tss *t = &tss[cpu];
+	if (bitmap) {
+		/* Copied every time: ioperm() may have changed the map since. */
+		for (u32 i = 0; i < IO_BITMAP_BYTES; i++)
+			t->io_bitmap[i] = bitmap[i];
+		t->iomap_base = IOMAP_VALID;
+	} else {
+		t->iomap_base = IOMAP_INVALID;
+	}
+	io_bitmap_loaded[cpu] = bitmap;
 }

@@ -1,6 +1,7 @@
 #ifndef FOLD_ARCH_GDT_H
 #define FOLD_ARCH_GDT_H
 #include "lib/types.h"
+#include "uapi/irq.h"
 
 /* The GDT's selectors. The order is SYSCALL's and SYSRET's (SDM Vol. 2B,
  * SYSCALL/SYSRET; Vol. 3A 5.8.8): SYSCALL loads CS from STAR[47:32] and SS
@@ -20,7 +21,16 @@
 #define IST_NMI 2
 #define IST_MC 3
 
+/* The I/O permission bit map covers ports 0..IO_BITMAP_PORTS-1 (a set
+ * bit denies the port); every port above is denied to ring 3. */
+#define IO_BITMAP_PORTS IOPERM_PORTS
+#define IO_BITMAP_BYTES (IO_BITMAP_PORTS / 8)
+
 void gdt_init_cpu(u32 cpu);
+/* This CPU's TSS takes the I/O permission bit map of the process being
+ * switched to (IO_BITMAP_BYTES bytes), or NULL: no port from ring 3.
+ * Interrupts off (the context switch). */
+void tss_load_io_bitmap(const u8 *bitmap);
 /* TSS.RSP0: the stack the CPU switches to on an interrupt or exception
  * from ring 3 (SDM Vol. 3A 7.14.2): the running thread's kernel stack.
  * Also this CPU's top_of_stack, which the syscall entry loads by hand. */

@@ -54,6 +54,11 @@ struct bench_opt {
 	WORDS(load, bench_userlat_loads)
 #define BENCH_IPC_OPTIONS(NUM, WORDS) \
 	NUM(calls, 100, 10000000)
+#define BENCH_UDRIVER_OPTIONS(NUM, WORDS) \
+	NUM(bytes, 64, 65536)             \
+	NUM(rounds, 10, 100000)           \
+	NUM(interval, 50, 1000000)        \
+	NUM(prio, 0, 99)
 #define BENCH_HACKBENCH_OPTIONS(NUM, WORDS) \
 	NUM(groups, 1, 16)                  \
 	NUM(fds, 1, 20)                     \
@@ -87,6 +92,7 @@ extern const char *const bench_latency_loads[3];
 	X(syscall, BENCH_SYSCALL_OPTIONS, "the null system call (getpid) from ring 3") \
 	X(userlat, BENCH_USERLAT_OPTIONS, "wake-up latency of a user thread (cyclictest)") \
 	X(ipc, BENCH_IPC_OPTIONS, "IPC call+reply round trip and notification signal-to-wake, same CPU and across") \
+	X(udriver, BENCH_UDRIVER_OPTIONS, "interrupt to user-level driver latency, per mode, idle and under a hog") \
 	X(hackbench, BENCH_HACKBENCH_OPTIONS, "groups of threads passing messages (E8 throughput)") \
 	X(wakeup_hog, BENCH_WAKEUP_HOG_OPTIONS, "FIFO and normal wake-up latency under a hog (E8)") \
 	X(mode_cost, BENCH_MODE_COST_OPTIONS, "the mode points in none: patched code vs a variable (E8)")
@@ -133,6 +139,7 @@ int bench_run_quiet(const struct spawn_args *a);
 bool bench_out_field(const char *key, char *val, size_t size);
 extern char bench_out[4096];
 int bench_ipc(int argc, char **argv);      /* kernel/bench/bench_ipc.c */
+int bench_udriver(int argc, char **argv);  /* kernel/bench/bench_udriver.c */
 int bench_hackbench(int argc, char **argv);  /* kernel/bench/bench_hackbench.c */
 int bench_wakeup_hog(int argc, char **argv); /* kernel/bench/bench_wakeup_hog.c */
 int bench_mode_cost(int argc, char **argv);  /* kernel/bench/bench_mode_cost.c */
