@@ -8,9 +8,9 @@
  * how many messages took the fast path and how many folds there were per
  * message. Then the notification ping-pong (user/sigpp.c), one CPU and
  * two: the signal-to-wake time. One line per case:
- *   BENCH ipc model=.. mode=.. smp=.. clock=.. test=call cpus=same|cross
+ *   BENCH ipc model=.. mode=.. smp=.. clock=.. test=call placement=same|cross
  *         bytes=B calls=N ns_per_call=X messages=M fastpath=F folds_per_msg=P
- *   BENCH ipc ... test=notify cpus=same|cross rounds=N ns_per_signal=X
+ *   BENCH ipc ... test=notify placement=same|cross rounds=N ns_per_signal=X
  *         folds_per_signal=P */
 #include "kernel/bench/bench.h"
 #include "kernel/process.h"
@@ -75,7 +75,7 @@ static int one(u64 calls, u32 ping_cpu, u32 pong_cpu, u32 bytes)
 		       "%llu by the fast path, %s folds per message)\n",
 		       ping_cpu == pong_cpu ? "one" : "across", ping_cpu == pong_cpu ? "" : "s", bytes,
 		       ns, (unsigned long long)msgs, (unsigned long long)fast, per);
-	console_printf("BENCH ipc %s test=call cpus=%s bytes=%u calls=%llu ns_per_call=%s messages=%llu "
+	console_printf("BENCH ipc %s test=call placement=%s bytes=%u calls=%llu ns_per_call=%s messages=%llu "
 		       "fastpath=%llu folds_per_msg=%s\n", ctx, where, bytes,
 		       (unsigned long long)calls, ns, (unsigned long long)msgs,
 		       (unsigned long long)fast, per);
@@ -129,7 +129,7 @@ static int notify_one(u64 rounds, u32 a_cpu, u32 b_cpu)
 	bench_context(ctx, sizeof(ctx));
 	console_printf("bench ipc: notification, %s: %s ns per signal-to-wake (%s folds per signal)\n",
 		       a_cpu == b_cpu ? "one CPU" : "across CPUs", ns, per);
-	console_printf("BENCH ipc %s test=notify cpus=%s rounds=%llu ns_per_signal=%s folds_per_signal=%s\n",
+	console_printf("BENCH ipc %s test=notify placement=%s rounds=%llu ns_per_signal=%s folds_per_signal=%s\n",
 		       ctx, where, (unsigned long long)rounds, ns, per);
 	return 0;
 }

@@ -20,6 +20,9 @@ nanoseconds (under icount: virtual ns = guest instructions); decimals use
     BENCH hackbench ... where=kernel groups=2 fds=4 loops=100 depth=16 ops=3200 ns=2516624 ops_per_sec=1271544.74 invol_per_op=0.0000 vol_per_op=0.1213
     BENCH wakeup_hog ... class=fifo cpu=0 interval_us=1000 loops=200 min=781 avg=781 max=782 tick_ns=1000000
     BENCH mode_cost ... what=irq_roundtrip via=patched iters=20000 ns=108.05   (mode= is the mode measured: none)
+    BENCH ipc ... test=call placement=same bytes=0 calls=10000 ns_per_call=1386.01 messages=20004 fastpath=20003 folds_per_msg=0.00
+    BENCH ipc ... test=notify placement=cross rounds=10000 ns_per_signal=1378.79 folds_per_signal=0.99   (cross: smp >= 2)
+    BENCH udriver ... src=timer load=hog prio=0 samples=200 mean_ns=893.20 max_ns=907   (mode= is the mode measured)
 
 Unknown benchmarks and unknown keys are kept as data. A line that breaks
 the grammar, lacks a key its benchmark needs, carries a non-number where a
@@ -46,7 +49,7 @@ MIGHT_FAULT = ("on", "off")
 # preemption mode at run time and reports every mode the build can run,
 # so its mode= names the mode measured (one of the model's valid modes),
 # not the configuration's, and tells its results apart.
-SWEPT = {"uaccess": ("mode",), "mode_cost": ("mode",)}
+SWEPT = {"uaccess": ("mode",), "mode_cost": ("mode",), "udriver": ("mode",)}
 # E8 (kernel/bench/bench_hackbench.c, bench_wakeup_hog.c, bench_mode_cost.c)
 WAKEUP_CLASSES = ("fifo", "normal")
 MODE_COST_WHAT = ("irq_roundtrip", "enable_pending")
@@ -76,7 +79,13 @@ REQUIRED = {
     "hackbench": ("where", "ops", "ns", "ops_per_sec", "invol_per_op"),
     "wakeup_hog": ("class", "min", "avg", "max", "tick_ns"),
     "mode_cost": ("what", "via", "ns"),
+    "ipc": ("test", "placement"),
+    "udriver": ("src", "load", "samples", "mean_ns", "max_ns"),
 }
+# issue 11 (kernel/bench/bench_ipc.c, bench_udriver.c)
+IPC_PLACEMENTS = ("same", "cross")                # cross: smp >= 2
+IPC_BYTES = ("0", "64")
+UDRIVER_CASES = tuple((s, l) for l in ("none", "hog") for s in ("uart", "timer"))
 THROUGHPUT_REQUIRED = {
     "preempt_heavy": ("cpu", "W", "p", "ops", "ns_per_op"),
     "ctxsw_same": ("roundtrips", "ns_per_roundtrip"),     # and cpu or cpus
@@ -89,11 +98,13 @@ NUMERIC = {"smp", "cpu", "iters", "ns_per_pair", "ns_per_irq", "interval_us",
            "W", "p", "ops", "ns_per_op", "ops_per_sec", "roundtrips",
            "ns_per_roundtrip", "bytes", "ns_per_copy", "calls", "ns_per_call",
            "min_ns", "avg_ns", "max_ns", "groups", "fds", "depth", "ns",
-           "invol_per_op", "vol_per_op", "tick_ns"}
+           "invol_per_op", "vol_per_op", "tick_ns", "messages", "fastpath",
+           "folds_per_msg", "rounds", "ns_per_signal", "folds_per_signal",
+           "prio", "samples", "mean_ns"}
 INT_LISTS = {"counts", "cpus"}
 # The keys that tell two results of one benchmark apart.
 IDENT_KEYS = ("variant", "load", "test", "cpu", "cpus", "might_fault", "bytes",
-              "where", "class", "what", "via")
+              "where", "class", "what", "via", "placement", "src")
 
 INT_RE = re.compile(r"^-?[0-9]+$")
 DEC_RE = re.compile(r"^-?[0-9]+\.[0-9]+$")
@@ -304,6 +315,15 @@ def expected(plan: list[tuple[str, dict]], smp: int,
         elif name == "mode_cost":
             out += [Expect("mode_cost", {"mode": "none", "what": w, "via": v})
                     for w in MODE_COST_WHAT for v in MODE_COST_VIA]
+        elif name == "ipc":
+            places = [p for p in IPC_PLACEMENTS if p == "same" or smp >= 2]
+            out += [Expect("ipc", {"test": "call", "placement": p, "bytes": b})
+                    for p in places for b in IPC_BYTES]
+            out += [Expect("ipc", {"test": "notify", "placement": p}) for p in places]
+        elif name == "udriver":
+            out += [Expect("udriver", {"mode": md, "src": s, "load": l})
+                    for md in MODES if valid_config(model, md)
+                    for s, l in UDRIVER_CASES]
         elif name in LOADS:
             out.append(Expect(name, {"load": args.get("load",
                                                       LOADS[name][0])}))

@@ -13,6 +13,7 @@ import os
 
 import benchlib
 import report_e8
+import report_ipc
 import report_user
 from benchlib import Result
 
@@ -357,6 +358,9 @@ def render(data: dict, plots: list[str] | None = None) -> str:
 
     # -- E8: lazy preemption against the other modes ------------------------------
     report_e8.sections(run, notes, add)
+
+    # -- IPC and the user-level driver (issue 11) -----------------------------------
+    report_ipc.sections(run, notes, add)
 
     # -- the rest ----------------------------------------------------------------
     if plots:

@@ -522,6 +522,9 @@ class Cases:
         try:
             with contextlib.redirect_stdout(out):
                 status = self.rb.main([
+                    # the benchmarks of the sample logs (not ipc, udriver)
+                    "--benches", "preempt latency throughput uaccess syscall "
+                    "userlat hackbench wakeup_hog mode_cost",
                     "--models", "folded ti off", "--modes", "none,full",
                     "--smp", "1 2", "--loads", "none hog", "--histogram",
                     "1000", "--timeout", "3", "-j", "2", "--out", d])
@@ -568,13 +571,14 @@ class Cases:
 
 def main(rb, verbose: bool = False) -> int:
     import selftest_e8
+    import selftest_ipc
     import selftest_user
     cases = Cases(rb)
     names = [n for n in dir(cases) if n.startswith("test_")]
     names.sort(key=lambda n: Cases.__dict__[n].__code__.co_firstlineno)
     tests = [(n[5:], getattr(cases, n)) for n in names] + [
         (label, lambda f=f: f(cases)) for label, f in
-        selftest_user.CASES + selftest_e8.CASES]
+        selftest_user.CASES + selftest_e8.CASES + selftest_ipc.CASES]
     tally = {True: 0, False: 0}
     for label, test in tests:
         start = time.monotonic()
