@@ -121,7 +121,8 @@ C_SRCS := $(filter-out arch/x86_64/asm-offsets.c kernel/bench/bench_pair.c,$(C_S
 ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
 # The preempt benchmark's pair, once per count model (kernel/bench/bench_pair.c).
 PAIR_OBJS := $(patsubst %,$(BUILD)/obj/bench_pair_%.o,folded percpu ti off)
-OBJS := $(C_SRCS:%.c=$(BUILD)/obj/%.o) $(ASM_SRCS:%.asm=$(BUILD)/obj/%.o) $(PAIR_OBJS)
+OBJS := $(C_SRCS:%.c=$(BUILD)/obj/%.o) $(ASM_SRCS:%.asm=$(BUILD)/obj/%.o) $(PAIR_OBJS) \
+	$(BUILD)/obj/fbcon_font.o
 DEPS := $(C_SRCS:%.c=$(BUILD)/obj/%.d) $(PAIR_OBJS:.o=.d)
 ELF := $(BUILD)/fold.elf
 # The user programs (USER_ELFS): user/user.mk, whose rules come before
@@ -179,6 +180,17 @@ $(BUILD)/obj/bench_pair_%.o: kernel/bench/bench_pair.c $(BUILD)/config | tools
 	@$(if $(Q),echo "  CC      $< ($*)")
 	$(Q)$(CC) $(CFLAGS_COMMON) $(call model_defs,$*) -DPREEMPT_COUNT_FIELD=bench_count \
 		-DBENCH_VARIANT=$* -MMD -MP -c -o $@ $<
+
+# The screen console's font (kernel/fbcon_font.h): a Linux console font
+# from Debian's console-setup-linux, made into a C array at build time.
+FONT ?= /usr/share/consolefonts/Lat15-VGA16.psf.gz
+$(BUILD)/fbcon_font.c: scripts/mkfont.py $(BUILD)/config
+	@mkdir -p $(dir $@)
+	$(Q)python3 scripts/mkfont.py $(FONT) $@
+
+$(BUILD)/obj/fbcon_font.o: $(BUILD)/fbcon_font.c kernel/fbcon_font.h | tools
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -I. -c -o $@ $<
 
 # Every asm file depends on every shared .inc (NASM 2.16's -MD leaves out
 # files found through -I, so the list is written here).

@@ -5,6 +5,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/multiboot.h"
+#include "kernel/fbcon.h"
 #include "kernel/cmdline.h"
 #include "kernel/mm.h"
 #include "kernel/module.h"
@@ -49,6 +50,7 @@ void kmain(u64 multiboot_info_phys)
 	lockdep_init();                    /* LOCKDEP=1: locks tracked from here on */
 	frame_init();                      /* physical frames from the memory map */
 	vm_init();                         /* kernel page tables: direct map, W^X */
+	fbcon_init();                      /* the screen console, if GRUB set a mode */
 	module_init();                     /* boot modules by name: the user programs */
 	gdt_init_cpu(0);                   /* GDT + TSS with IST stacks */
 	syscall_init();                    /* STAR, LSTAR, FMASK, EFER.SCE */

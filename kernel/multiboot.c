@@ -41,6 +41,25 @@ static void module_record(struct mb_module *mod, const u8 *body, u32 len)
 	mod->name[k] = 0;
 }
 
+static void fb_record(struct mb_framebuffer *fb, const u8 *body, u32 len)
+{
+	fb->addr = get_unaligned_le64(body);
+	fb->pitch = get_unaligned_le32(body + 8);
+	fb->width = get_unaligned_le32(body + 12);
+	fb->height = get_unaligned_le32(body + 16);
+	fb->bpp = body[20];
+	fb->type = body[21];
+	fb->present = 1;
+	if (fb->type == MB_FB_TYPE_RGB && len >= 30) {
+		fb->red_pos = body[24];
+		fb->red_size = body[25];
+		fb->green_pos = body[26];
+		fb->green_size = body[27];
+		fb->blue_pos = body[28];
+		fb->blue_size = body[29];
+	}
+}
+
 void multiboot_parse(u64 info_phys)
 {
 	const u8 *info = phys_to_virt(info_phys);
@@ -89,6 +108,13 @@ void multiboot_parse(u64 info_phys)
 			}
 			break;
 		}
+		case 8: /* framebuffer (3.6.12): addr u64, pitch, width, height u32,
+			 * bpp u8, type u8, reserved u16; for type 1 the six colour
+			 * bytes follow (position, mask size for red, green, blue) */
+			if (len < 22)
+				break;
+			fb_record(&boot_info.fb, body, len);
+			break;
 		case 14: /* ACPI old RSDP (20 bytes) */
 		case 15: /* ACPI new RSDP (36 bytes) */
 			if (!boot_info.rsdp_len || tag->type == 15) {

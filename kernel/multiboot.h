@@ -27,6 +27,18 @@ struct mb_module {
 	char name[MB_MOD_NAME_MAX];
 };
 
+/* The framebuffer tag (multiboot2 spec 3.6.12); type 1 = direct RGB, with
+ * the colour fields' positions and sizes in bits. present = 0: no tag. */
+#define MB_FB_TYPE_INDEXED 0
+#define MB_FB_TYPE_RGB 1
+#define MB_FB_TYPE_EGA_TEXT 2
+struct mb_framebuffer {
+	u64 addr;
+	u32 pitch, width, height;
+	u8 bpp, type, present;
+	u8 red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
+};
+
 struct boot_info {
 	u64 info_phys, info_size;
 	char cmdline[2048];
@@ -39,6 +51,7 @@ struct boot_info {
 	u8 rsdp[36];       /* the RSDP as GRUB copied it */
 	u32 rsdp_len;      /* 0 when GRUB gave none */
 	int rsdp_version;  /* 1 (old, ACPI 1.0) or 2 (new) */
+	struct mb_framebuffer fb;
 };
 
 extern struct boot_info boot_info;

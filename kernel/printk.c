@@ -3,6 +3,7 @@
 #include "kernel/percpu.h"
 #include "kernel/time.h"
 #include "arch/x86_64/serial.h"
+#include "kernel/fbcon.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -77,6 +78,14 @@ size_t log_read(u64 *pos, char *buf, size_t size)
 	return n;
 }
 
+/* Every console: the serial line, and the screen once fbcon_init found
+ * one. Called with the console lock held. */
+static void console_emit(const char *s, size_t n)
+{
+	serial_write(s, n);
+	fbcon_write(s, n);
+}
+
 static u32 this_cpu_or_zero(void)
 {
 	/* Before the GS base is set this would read linear address 12. */
@@ -116,7 +125,7 @@ int vprintk(const char *fmt, va_list ap)
 		log_append(line, m);
 		bool quiet = capture_append(cpu, line, (size_t)m);
 		if (level <= console_loglevel && !quiet)
-			serial_write(line, m);
+			console_emit(line, m);
 		p += len + (nl ? 1 : 0);
 		if (!nl)
 			break;
@@ -139,7 +148,7 @@ void console_write(const char *s, size_t n)
 	u64 flags;
 	bool held = console_lock_acquire(&flags);
 	if (!capture_append(this_cpu_or_zero(), s, n))
-		serial_write(s, n);
+		console_emit(s, n);
 	console_lock_release(held, flags);
 }
 

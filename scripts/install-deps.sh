@@ -4,7 +4,8 @@
 # runtime is only a Recommends of clang, which --no-install-recommends skips;
 # clang-tidy: tests/check-compdb; bochs, bochsbios, vgabios: make test-bochs;
 # grub-efi-amd64-bin, ovmf: the UEFI half of the ISO and make run UEFI=1;
-# trace-cmd: `trace-cmd report` in make trace and make test). With
+# trace-cmd: `trace-cmd report` in make trace and make test;
+# console-setup-linux: the PSF font of the screen console, scripts/mkfont.py). With
 # --kernelshark, also what README's KernelShark picture is made with
 # (kernelshark, xvfb, x11-apps for xwd, imagemagick): nothing in make test
 # needs them.
@@ -12,7 +13,7 @@
 set -eu
 PKGS="gcc make nasm binutils grub-pc-bin grub-common xorriso mtools \
 qemu-system-x86 gdb python3 gnuplot-nox clang libclang-rt-dev clang-tidy \
-bochs bochsbios vgabios grub-efi-amd64-bin ovmf trace-cmd"
+bochs bochsbios vgabios grub-efi-amd64-bin ovmf trace-cmd console-setup-linux"
 if [ "${1:-}" = --kernelshark ]; then
 	PKGS="$PKGS kernelshark xvfb x11-apps imagemagick"
 fi

@@ -65,7 +65,12 @@ if [ -n "$menu" ]; then
 	timeout=${FOLD_MENU_TIMEOUT:-5}
 	input="terminal_input serial console"
 fi
+# all_video: the VBE (BIOS) and GOP (UEFI) drivers, so that GRUB can set
+# the mode boot/header.asm's framebuffer tag asks for (kernel/fbcon.c).
+# gfxpayload is left unset: GRUB's multiboot2 loader then takes the
+# header's 1024x768x32, else whatever linear mode it finds.
 cat > "$dir/boot/grub/grub.cfg" <<CFG
+insmod all_video
 set timeout=$timeout
 set default=0
 serial --unit=0 --speed=115200
