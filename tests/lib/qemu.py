@@ -94,6 +94,21 @@ def gdbstub_args(port: int) -> list[str]:
     return ["-S", "-gdb", f"tcp:127.0.0.1:{port}"]
 
 
+def screen_args(qmp_socket: str | None = None, window: bool = False) -> list[str]:
+    """A display for the screen console (kernel/fbcon.c): QEMU's standard
+    VGA (Bochs VBE under a BIOS; OVMF's GOP drives it under UEFI), which
+    renders even with -display none; window: a GTK window (Debian's
+    qemu-system-x86 has gtk); qmp_socket: a QMP server there (screendump,
+    send-key). Given as extra to command(), whose -display none a later
+    -display overrides."""
+    cmd = ["-vga", "std"]
+    if window:
+        cmd += ["-display", "gtk"]
+    if qmp_socket:
+        cmd += ["-qmp", f"unix:{qmp_socket},server=on,wait=off"]
+    return cmd
+
+
 def command(qemu: list[str], machine: Machine, iso: str, serial: str,
             gdb_port: int | None = None, extra: list[str] | tuple = (),
             debug_exit: bool = True) -> list[str]:
