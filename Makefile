@@ -277,7 +277,16 @@ RUN_CLOCK := $(if $(filter 1,$(ICOUNT)), clock=icount)
 run: $(ELF) $(USER_ELFS)
 	$(Q)$(MAKE) -s --no-print-directory ISO=$(RUN_ISO) \
 		CMDLINE=$(call sq,$(value CMDLINE)$(RUN_CLOCK) shell=$(RUN_SHELL)) $(RUN_ISO)
-	$(Q)$(QEMU_RUN) $(QEMU_MACHINE) --iso $(RUN_ISO)
+	$(Q)$(QEMU_RUN) $(QEMU_MACHINE) $(if $(filter 1,$(DISPLAY_CONSOLE)),--window) --iso $(RUN_ISO)
+
+# The screen console (kernel/fbcon.c): boot with -vga std under icount,
+# screendump through QMP, and read the screen back against the font
+# (tests/screen/check-screen; its self-test doctors the dump).
+SCREEN_ISO := $(BUILD)/screen.iso
+.PHONY: test-screen
+test-screen: $(ELF) $(USER_ELFS) | tools
+	$(Q)$(MAKE) -s --no-print-directory ISO=$(SCREEN_ISO) CMDLINE='autorun=programs shell=on' $(SCREEN_ISO)
+	$(Q)python3 tests/screen/check-screen $(SCREEN_ISO) $(FONT) $(BUILD)/screen
 
 check-disasm:
 	$(Q)python3 tests/check-disasm
@@ -326,6 +335,7 @@ test: tools
 	$(Q)python3 tests/torture/run-torture --self-test
 	$(Q)$(MAKE) -s --no-print-directory trace-check
 	$(Q)python3 tests/experiments/run-experiments --self-test
+	$(Q)$(MAKE) -s --no-print-directory test-screen
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run $(TESTFLAGS)
 
@@ -370,6 +380,7 @@ help:
 	@echo "  compile_commands.json  every object's real compile command, for clangd/clang-tidy (make writes build/'s)"
 	@echo "  check-protos   fail if a .c file declares a function prototype (tests/check-protos)"
 	@echo "  test-kvm       boot under KVM (x2APIC) and run the smp suite (not in make test)"
+	@echo "  test-screen    the screen console: QMP screendump read back against the font (in make test)"
 	@echo "  test-bochs     boot under Bochs 2.7 (no isa-debug-exit) to the ACPI power-off (not in make test)"
 	@echo "  gdb            boot halted and attach GDB with fold's helpers (hbreak kmain)"
 	@echo "  qemu-gdb       only QEMU with its gdbstub; prints the command that attaches"
@@ -416,6 +427,8 @@ help:
 	@echo "                    (Linux 7.0 on x86 keeps only full and lazy: README, \"Preemption modes\")"
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
 	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"
+	@echo "  DISPLAY_CONSOLE=1  make run opens a QEMU window (gtk, -vga std) with the screen console"
+	@echo "  FONT=$(FONT)  the screen console's PSF font"
 	@echo "  UEFI=$(UEFI)          1: boot the same ISO through UEFI firmware (Debian's OVMF, -machine q35)"
 	@echo "  MENU=$(MENU) MENU_TIMEOUT=$(MENU_TIMEOUT)  1: a GRUB menu, one entry per mode and per test suite, MENU_TIMEOUT s to pick"
 	@echo "  MIGHT_FAULT=$(MIGHT_FAULT)   0: user copies without might_fault() (boot: might_fault=off)"

@@ -336,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="-serial (default %(default)s: the console on this terminal)")
     ap.add_argument("--gdb", type=int, metavar="PORT",
                     help="halted (-S), with the gdbstub on 127.0.0.1:PORT")
+    ap.add_argument("--window", action="store_true",
+                    help="a QEMU window showing the screen console (gtk, -vga std)")
     ap.add_argument("--print-cmdline", action="store_true",
                     help="print the QEMU command instead of running it")
     ap.add_argument("--print-binary", action="store_true",
@@ -348,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if not args.iso:
             ap.error("--iso is required")
+        if args.window:
+            extra = screen_args(window=True) + extra
         cmd = command(qemu, machine_from_args(args), args.iso, args.serial,
                       args.gdb, extra)
     except ValueError as e:
