@@ -5,6 +5,7 @@
 #include "kernel/panic.h"
 #include "kernel/time.h"
 #include "arch/x86_64/serial.h"
+#include "arch/x86_64/i8042.h"
 #include "sched/sched.h"
 #include "lib/parse.h"
 #include "lib/string.h"
@@ -113,6 +114,8 @@ __noreturn void shell_interactive(void)
 	console_printf("fold> ");
 	for (;;) {
 		int c = serial_getc();
+		if (c < 0)
+			c = i8042_getc(); /* the PS/2 keyboard, polled alike */
 		if (c < 0) {
 			/* Nothing typed: sleep a little (the UART is polled;
 			 * 115200 baud is ~11 characters per millisecond and
