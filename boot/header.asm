@@ -31,8 +31,8 @@ align 8
 	dd 14		; ACPI old RSDP
 	dd 15		; ACPI new RSDP
 align 8
-	; Framebuffer tag (3.1.10 in the 2.0 spec's numbering of header tags:
-	; type 5): flags 1 = optional, so a loader that cannot set a mode
+	; Framebuffer header tag (multiboot2 spec 3.1, "The framebuffer tag of
+	; Multiboot2 header", type 5): flags 1 = optional, so a loader that cannot set a mode
 	; still boots fold (serial-only); width, height, depth preferred.
 	; GRUB picks a linear RGB mode (VBE under a BIOS, GOP under UEFI) and
 	; reports it in the framebuffer boot tag (type 8, 3.6.12).
