@@ -102,8 +102,28 @@ static void round_robin(struct ktest *t)
 	rr.until = ktime_get_ns() + NSEC_PER_SEC;
 	for (int i = 0; i < 3; i++)
 		th[i] = thread_create(rr_worker, (void *)(u64)i, "rr", PRIO_NORMAL, 1UL << test_cpu());
+	/* Half-way, each thread's scheduler state: if one starves, what it
+	 * was doing (queued? on which CPU? a request pending?). */
+	sleep_ns(NSEC_PER_SEC / 2);
+	struct { int state, cpu, on_rq, on_cpu, slice; u64 flags; } snap[3];
+	u32 mid[3];
+	for (int i = 0; i < 3; i++) {
+		snap[i].state = th[i]->state;
+		snap[i].cpu = th[i]->cpu;
+		snap[i].on_rq = th[i]->on_rq;
+		snap[i].on_cpu = th[i]->on_cpu;
+		snap[i].slice = th[i]->slice;
+		snap[i].flags = th[i]->flags;
+		mid[i] = rr.turns[i];
+	}
 	for (int i = 0; i < 3; i++)
 		thread_join(th[i]);
+	if (rr_min_turns() < 3)
+		for (int i = 0; i < 3; i++)
+			ktest_diag(t, "rr %d at 500 ms: %u turns, state %d cpu %d on_rq %d on_cpu %d "
+				   "slice %d flags %#llx", i + 1, mid[i],
+				   snap[i].state, snap[i].cpu, snap[i].on_rq, snap[i].on_cpu,
+				   snap[i].slice, (unsigned long long)snap[i].flags);
 	/* 5-tick slices: each thread got its 3 turns well within the second. */
 	for (int i = 0; i < 3; i++)
 		KT_EXPECT_OP(t, rr.turns[i], >=, 3);
