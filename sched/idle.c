@@ -17,13 +17,18 @@ __noreturn void cpu_idle(void)
 		 * a request at any point of it needs no IPI: every step below
 		 * is followed by a need_resched() test. Cleared before
 		 * schedule(), as Linux's do_idle() does. */
-		if (cmdline.idle_poll)
+		/* Read once: a test switches idle= at run time, and a flag
+		 * set under poll must be cleared below even if the option has
+		 * changed since (a POLLING flag left on a halted CPU would
+		 * make every remote wake-up skip its IPI). */
+		bool polling = READ_ONCE(cmdline.idle_poll);
+		if (polling)
 			__atomic_fetch_or(&self->flags, _TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
 		while (!need_resched()) {
 			sched_pull_work();
 			if (need_resched())
 				break;
-			if (cmdline.idle_poll) {
+			if (polling) {
 				for (int i = 0; i < 1000 && !need_resched(); i++)
 					cpu_relax();
 			} else {
@@ -34,7 +39,7 @@ __noreturn void cpu_idle(void)
 					local_irq_enable();
 			}
 		}
-		if (cmdline.idle_poll)
+		if (polling)
 			__atomic_fetch_and(&self->flags, ~_TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
 		schedule();
 	}
