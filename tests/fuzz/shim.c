@@ -11,6 +11,7 @@
 #include "sched/preempt_mode.h"
 #include "sched/sched.h"
 #include "arch/x86_64/serial.h"
+#include "arch/x86_64/i8042.h"
 #include "lib/parse.h"
 #include "lib/format.h"
 
@@ -103,6 +104,11 @@ void __might_fault(const char *file, int line)
 int serial_getc(void)
 {
 	fuzz_fail("serial_getc: the shell's interactive loop is not fuzzed");
+}
+
+int i8042_getc(void)
+{
+	fuzz_fail("i8042_getc: the shell's interactive loop is not fuzzed");
 }
 
 void sleep_ns(u64 ns)
