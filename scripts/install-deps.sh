@@ -7,16 +7,21 @@
 # trace-cmd: `trace-cmd report` in make trace and make test;
 # console-setup-linux: the PSF font of the screen console, scripts/mkfont.py). With
 # --kernelshark, also what README's KernelShark picture is made with
-# (kernelshark, xvfb, x11-apps for xwd, imagemagick): nothing in make test
-# needs them.
+# (kernelshark, xvfb, x11-apps for xwd, imagemagick); with --window,
+# qemu-system-gui, the gtk window of make run DISPLAY_CONSOLE=1: nothing in
+# make test needs them.
 # Run as root (or through sudo). Safe to run again: apt-get skips what is installed.
 set -eu
 PKGS="gcc make nasm binutils grub-pc-bin grub-common xorriso mtools \
 qemu-system-x86 gdb python3 gnuplot-nox clang libclang-rt-dev clang-tidy \
 bochs bochsbios vgabios grub-efi-amd64-bin ovmf trace-cmd console-setup-linux"
-if [ "${1:-}" = --kernelshark ]; then
-	PKGS="$PKGS kernelshark xvfb x11-apps imagemagick"
-fi
+for opt in "$@"; do
+	case "$opt" in
+	--kernelshark) PKGS="$PKGS kernelshark xvfb x11-apps imagemagick" ;;
+	--window) PKGS="$PKGS qemu-system-gui" ;;
+	*) echo "install-deps: unknown option $opt (--kernelshark, --window)" >&2; exit 2 ;;
+	esac
+done
 if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then
 		exec sudo "$0" "$@"

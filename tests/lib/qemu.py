@@ -109,6 +109,17 @@ def screen_args(qmp_socket: str | None = None, window: bool = False) -> list[str
     return cmd
 
 
+def has_display(qemu: list[str], name: str) -> bool:
+    """Whether `qemu -display help` lists the display backend name (gtk and
+    sdl come with Debian's qemu-system-gui, not with qemu-system-x86)."""
+    try:
+        out = subprocess.run(qemu + ["-display", "help"], stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return name in out.split()
+
+
 def command(qemu: list[str], machine: Machine, iso: str, serial: str,
             gdb_port: int | None = None, extra: list[str] | tuple = (),
             debug_exit: bool = True) -> list[str]:
@@ -365,6 +376,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.uefi == "1" and not os.path.exists(OVMF_CODE):
         print(f"fold: UEFI=1: no {OVMF_CODE} (Debian's ovmf package: "
               "scripts/install-deps.sh)", file=sys.stderr)
+        return 4
+    if args.window and not has_display(qemu, "gtk"):
+        print("fold: DISPLAY_CONSOLE=1: this QEMU has no gtk display (Debian's "
+              "qemu-system-gui package: scripts/install-deps.sh --window)", file=sys.stderr)
         return 4
     result = run_foreground(cmd)
     if result.kind != "passed":
