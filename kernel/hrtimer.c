@@ -87,12 +87,16 @@ static void timer_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
 	struct timer_base *b = &bases[raw_smp_processor_id()];
+	/* One clock read for the whole pass, as Linux's hrtimer_interrupt()
+	 * (kernel/time/hrtimer.c) hands one `now` to __hrtimer_run_queues():
+	 * a timer that comes due while the callbacks run is not missed, since
+	 * reprogram() reads the clock afresh and arms it at once. */
+	u64 now = ktime_get_ns();
 	spin_lock(&b->lock);
 	for (;;) {
 		if (list_empty(&b->queue))
 			break;
 		struct hrtimer *t = list_first_entry(&b->queue, struct hrtimer, node);
-		u64 now = ktime_get_ns();
 		if (t->expires > now)
 			break;
 		list_del_init(&t->node);

@@ -40,6 +40,20 @@ static bool do_raw_spin_lock(struct spinlock *l)
 	return true;
 }
 
+#if !LOCKDEP
+/* The inline spin_lock()'s contended path: preemption is already off. */
+void spin_lock_slowpath(struct spinlock *l)
+{
+	if (!do_raw_spin_lock(l))
+		preempt_enable_no_resched();
+}
+
+void spin_unlock_bad(struct spinlock *l)
+{
+	BUG("spin_unlock of %s by CPU %u, owner is CPU %d",
+	    l->name ? l->name : "?", raw_smp_processor_id(), l->owner_cpu);
+}
+#else
 void raw_spin_unlock(struct spinlock *l)
 {
 	if (unlikely(l->owner_cpu != (s32)raw_smp_processor_id()))
@@ -71,6 +85,8 @@ void spin_unlock(struct spinlock *l)
 	preempt_enable();
 }
 
+#endif
+
 bool spin_trylock(struct spinlock *l)
 {
 	preempt_disable();
@@ -86,14 +102,11 @@ bool spin_trylock(struct spinlock *l)
 	return false;
 }
 
+#if LOCKDEP
 u64 spin_lock_irqsave(struct spinlock *l)
 {
 	u64 f = local_irq_save();
-#if LOCKDEP
 	__spin_lock(l, CALLER_IP); /* reports name the caller */
-#else
-	spin_lock(l);
-#endif
 	return f;
 }
 
@@ -105,6 +118,7 @@ void spin_unlock_irqrestore(struct spinlock *l, u64 flags)
 	local_irq_restore(flags);
 	preempt_enable();
 }
+#endif
 
 bool spin_is_locked(struct spinlock *l)
 {

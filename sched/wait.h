@@ -25,8 +25,15 @@ void finish_wait(struct wait_queue *wq, struct waiter *w);
 int wake_up_all(struct wait_queue *wq);
 int wake_up_one(struct wait_queue *wq);
 
+/* The condition is tested first, as Linux's wait_event() does, and again
+ * right after each wake-up: when it holds, neither prepare_to_wait() nor
+ * (before the first sleep) finish_wait() is needed. Only a false test
+ * goes back to prepare_to_wait(), which marks the thread SLEEPING before
+ * the test that decides to sleep, so no wake-up is lost. */
 #define wait_event(wq, cond)                                   \
 	do {                                                   \
+		if (cond)                                      \
+			break;                                 \
 		struct waiter w__ = { 0 };                     \
 		INIT_LIST_HEAD(&w__.node);                     \
 		for (;;) {                                     \
@@ -34,6 +41,8 @@ int wake_up_one(struct wait_queue *wq);
 			if (cond)                              \
 				break;                         \
 			schedule();                            \
+			if (cond)                              \
+				break;                         \
 		}                                              \
 		finish_wait((wq), &w__);                       \
 	} while (0)

@@ -6,8 +6,15 @@
 #include "arch/x86_64/cpu.h"
 #include "kernel/panic.h"
 #include "kernel/time.h"
+#include "kernel/percpu.h"
 
 u64 apic_timer_hz;
+
+/* Whether this CPU's timer LVT already says "one-shot, unmasked, vector
+ * VECTOR_TIMER": then arming is one write of the initial count. The LVT
+ * is written masked only by apic_init_cpu() (before any arming, the flag
+ * still false) and by calibrate(), which clears it. */
+static bool lvt_oneshot[MAX_CPUS];
 
 /* Count the LAPIC timer against the TSC for 10 ms, with divide-by-1
  * (divide configuration 1011b, SDM Vol. 3A Figure 12-10). */
@@ -15,6 +22,7 @@ static void calibrate(void)
 {
 	apic->write(APIC_TIMER_DIVIDE, 0xB);
 	apic->write(APIC_LVT_TIMER, APIC_LVT_MASKED | VECTOR_TIMER);
+	lvt_oneshot[raw_smp_processor_id()] = false;
 	u64 t0 = rdtsc();
 	apic->write(APIC_TIMER_INIT, 0xFFFFFFFF);
 	u64 end = t0 + ns_to_tsc(10 * NSEC_PER_MSEC);
@@ -36,7 +44,13 @@ void arch_timer_oneshot_ns(u64 ns)
 		count = 1;
 	if (count > 0xFFFFFFFFu)
 		count = 0xFFFFFFFFu;
-	apic->write(APIC_LVT_TIMER, VECTOR_TIMER); /* one-shot, unmasked */
+	bool *lvt = &lvt_oneshot[raw_smp_processor_id()];
+	if (unlikely(!*lvt)) {
+		apic->write(APIC_LVT_TIMER, VECTOR_TIMER); /* one-shot, unmasked */
+		*lvt = true;
+	}
+	/* Writing the initial count (re)starts the count-down; 0 stops it
+	 * (SDM Vol. 3A 12.5.4, "APIC Timer"), so the LVT can stay as is. */
 	apic->write(APIC_TIMER_INIT, (u32)count);
 }
 
