@@ -420,9 +420,13 @@ class Cases:
 
     # -- the report and the plots --------------------------------------------------
 
-    def data(self, clock="icount", accel="tcg", fail=()):
+    def data(self, clock="icount", accel="tcg", fail=(), plan_commands=SAMPLE_PLAN,
+             extra=None):
+        """results.json's data from the synthetic logs of every configuration;
+        extra(model, mode, smp): more log lines for each (the benchmarks
+        plan_commands adds to the sample's)."""
         rb = self.rb
-        plan = rb.Plan(list(SAMPLE_PLAN), [], clock == "icount")
+        plan = rb.Plan(list(plan_commands), [], clock == "icount")
         configs = []
         for model in MODEL_ORDER:
             for mode in MODE_ORDER:
@@ -432,6 +436,8 @@ class Cases:
                     cfg = rb.Config(model, mode, smp)
                     cfg.log = f"build/bench/logs/{cfg.name}.log"
                     text = synth_log(model, mode, smp).decode()
+                    if extra:
+                        text += "\n" + "\n".join(extra(model, mode, smp))
                     if clock != "icount":
                         text = text.replace("clock=icount", "clock=wall")
                     lines = [serial.clean_line(l) for l in text.split("\n")]

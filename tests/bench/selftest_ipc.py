@@ -10,9 +10,8 @@ selftest's Cases.
 
 from __future__ import annotations
 
-from selftest import SAMPLE_PLAN, expect, mentions, synth_log
+from selftest import SAMPLE_PLAN, expect, mentions
 from selftest_user import section
-from tests.lib import qemu, serial
 
 PLAN = [c for c in SAMPLE_PLAN if c != "poweroff"] + ["bench ipc", "bench udriver", "poweroff"]
 MODES = ("none", "voluntary", "full", "lazy")
@@ -47,30 +46,9 @@ def ipc_lines(model: str, mode: str, smp: int, same0: str = "1386.01") -> list[s
 def data(c, clock="icount", drop=(), same0="1386.01"):
     """Selftest's data() with the IPC lines: drop names lines to leave out
     (a substring), same0 the same-CPU 0-byte figure."""
-    rb = c.rb
-    plan = rb.Plan(list(PLAN), [], clock == "icount")
-    configs = []
-    for model in ("folded", "percpu", "ti", "off"):
-        for mode in MODES:
-            if not c.lib.valid_config(model, mode):
-                continue
-            for smp in (1, 2):
-                cfg = rb.Config(model, mode, smp)
-                cfg.log = f"build/bench/logs/{cfg.name}.log"
-                text = synth_log(model, mode, smp).decode().split("\n")
-                extra = [l for l in ipc_lines(model, mode, smp, same0)
-                         if not any(d in l for d in drop)]
-                text = [l for l in text if not l.startswith("fold> poweroff")] + extra
-                if clock != "icount":
-                    text = [l.replace("clock=icount", "clock=wall") for l in text]
-                lines = [serial.clean_line(l) for l in text]
-                rb.judge(cfg, lines, qemu.Boot(exit_code=1, seconds=12.5), plan, 300)
-                configs.append(cfg.to_json())
-    return {"schema": "fold-bench/1", "clock": clock, "accel": "tcg",
-            "icount": clock == "icount", "cmdline": plan.cmdline,
-            "autorun": plan.autorun, "models": ["folded", "percpu", "ti", "off"],
-            "modes": list(MODES), "smp": [1, 2], "configs": configs,
-            "git": "abc1234", "seconds": 600.0}
+    def extra(model, mode, smp):
+        return [l for l in ipc_lines(model, mode, smp, same0) if not any(d in l for d in drop)]
+    return c.data(clock=clock, plan_commands=PLAN, extra=extra)
 
 
 def statuses(d):
