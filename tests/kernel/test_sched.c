@@ -73,9 +73,15 @@ struct rr_test {
 };
 static struct rr_test rr;
 
+/* Each count read once: MIN() evaluates its arguments twice, and a
+ * thread preempted between the two reads of a volatile count came back
+ * to a larger one: "min 3" while its own count was 2, so it left its
+ * loop early (turns "100 2 99" in wall-clock test=all rows; the state
+ * printed below said the third thread had exited, not starved). */
 static u32 rr_min_turns(void)
 {
-	return MIN(rr.turns[0], MIN(rr.turns[1], rr.turns[2]));
+	u32 a = rr.turns[0], b = rr.turns[1], c = rr.turns[2];
+	return MIN(a, MIN(b, c));
 }
 
 static void rr_worker(void *arg)
@@ -102,12 +108,8 @@ static void round_robin(struct ktest *t)
 	rr.until = ktime_get_ns() + NSEC_PER_SEC;
 	for (int i = 0; i < 3; i++)
 		th[i] = thread_create(rr_worker, (void *)(u64)i, "rr", PRIO_NORMAL, 1UL << test_cpu());
-	/* Half-way, each thread's scheduler state: if one starves, what it
-	 * was doing (queued? on which CPU? a request pending?). Seen four
-	 * times on 2026-12-04, wall clock, smp >= 2, after the modes and
-	 * patch suites, never under icount: turns "98 2 98", two threads
-	 * alternating every slice while the third got no CPU until they
-	 * exited. Not understood yet; these fields are for the next one. */
+	/* Half-way, each thread's scheduler state: if one falls behind, what
+	 * it was doing (queued? on which CPU? exited? a request pending?). */
 	sleep_ns(NSEC_PER_SEC / 2);
 	struct { int state, cpu, on_rq, on_cpu, slice; u64 flags; } snap[3];
 	u32 mid[3];
