@@ -11,7 +11,9 @@
 #                                        its bound of the benchmark's figure
 #
 # Output: the tables on stdout and in $(BUILD)/profile/<path>.txt; the
-# execution log and serial log beside them.
+# execution log and serial log beside them; $(BUILD)/profile/RESULTS.md sets
+# each path's stage table beside the committed ones of tests/profile/history/
+# (one per change that moved the figures), with the differences.
 
 PROFILE       ?= timer ctxsw
 PROFILE_N     ?=
