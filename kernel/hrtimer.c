@@ -67,10 +67,10 @@ void hrtimer_start(struct hrtimer *t, u64 expires_ns)
 	spin_unlock_irqrestore(&b->lock, f);
 }
 
-bool hrtimer_cancel(struct hrtimer *t)
+bool __hrtimer_cancel(struct hrtimer *t)
 {
 	int cpu = READ_ONCE(t->cpu);
-	if (cpu < 0)
+	if (cpu < 0) /* fired since hrtimer_cancel() looked */
 		return false;
 	struct timer_base *b = &bases[cpu];
 	u64 f = spin_lock_irqsave(&b->lock);
