@@ -11,7 +11,7 @@
 #include "lib/format.h"
 
 static u64 *pml4;
-static u64 pml4_phys;
+u64 pml4_phys;
 static DEFINE_SPINLOCK(vm_lock);
 static u64 mmio_next = MMIO_BASE;
 
@@ -243,11 +243,6 @@ void vm_load(void)
 	write_cr4(read_cr4() | X86_CR4_PGE);
 	write_cr0(read_cr0() | (1UL << 16));
 	write_cr3(pml4_phys);
-}
-
-u64 kernel_cr3(void)
-{
-	return pml4_phys;
 }
 
 const char *mm_describe_address(u64 va)

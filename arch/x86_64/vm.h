@@ -25,7 +25,14 @@ bool virt_is_mapped(u64 va);
 u64 virt_pte_flags(u64 va);            /* 0 if not mapped */
 void *ioremap(u64 pa, size_t size);    /* uncached, RW, NX */
 void *memremap(u64 pa, size_t size);   /* cached, read-only, NX (firmware tables) */
-u64 kernel_cr3(void);
+/* The kernel page tables' physical address, set once by vm_init(). */
+extern u64 pml4_phys;
+/* What CR3 holds for a kernel thread: inline, read on every context switch
+ * (switch_mm_irqs_off). */
+static inline u64 kernel_cr3(void)
+{
+	return pml4_phys;
+}
 /* User address spaces (kernel/user_mm.c builds on these): a PML4 with the
  * kernel half shared, and the leaf entry of a user address in it (the
  * tables created with P|W|U if `create`; NULL if out of memory or, without
