@@ -24,6 +24,11 @@ static u32 select_cpu(struct thread *t)
 	u32 prev = (u32)t->cpu;
 	if (!allowed)
 		return prev;
+	/* One CPU to choose from (pinned, or one online): that one, without
+	 * looking at any run queue, as Linux's select_task_rq() calls the
+	 * class's selection only when p->nr_cpus_allowed > 1. */
+	if (!(allowed & (allowed - 1)))
+		return (u32)__builtin_ctzl(allowed);
 	if ((allowed & (1UL << prev)) && rq_nr_running(prev) == 0)
 		return prev;
 	for_each_online_cpu(c)
