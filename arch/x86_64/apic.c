@@ -32,9 +32,13 @@ static u32 xapic_id(void)
 {
 	return xapic_read(APIC_ID) >> 24;
 }
+static void xapic_eoi(void)
+{
+	xapic_base[APIC_EOI / 4] = 0;
+}
 
 static const struct apic_ops xapic_ops = {
-	"xAPIC", xapic_read, xapic_write, xapic_send_ipi, xapic_id,
+	"xAPIC", xapic_read, xapic_write, xapic_send_ipi, xapic_id, xapic_eoi,
 };
 
 /* ---- x2APIC: MSR 0x800 + offset/16; the ICR is one 64-bit MSR ---- */
@@ -56,9 +60,13 @@ static u32 x2apic_id(void)
 {
 	return (u32)rdmsr(0x802);
 }
+static void x2apic_eoi(void)
+{
+	wrmsr(0x800 + APIC_EOI / 16, 0);
+}
 
 static const struct apic_ops x2apic_ops = {
-	"x2APIC", x2apic_read, x2apic_write, x2apic_send_ipi, x2apic_id,
+	"x2APIC", x2apic_read, x2apic_write, x2apic_send_ipi, x2apic_id, x2apic_eoi,
 };
 
 static bool cpu_has_x2apic(void)
@@ -131,12 +139,6 @@ void apic_init_cpu(void)
 	/* SVR bit 8 enables the APIC; the low byte is the spurious vector. */
 	apic->write(APIC_SVR, 0x100 | VECTOR_SPURIOUS);
 	apic_eoi();
-}
-
-void apic_eoi(void)
-{
-	if (apic)
-		apic->write(APIC_EOI, 0);
 }
 
 void apic_send_ipi(u32 cpu, int vector)

@@ -42,13 +42,23 @@ struct apic_ops {
 	/* icr_low: vector | delivery mode | shorthand; dest: APIC ID. */
 	void (*send_ipi)(u32 dest, u32 icr_low);
 	u32 (*id)(void);
+	/* End of interrupt: one write of 0 to the EOI register (SDM Vol. 3A
+	 * 12.8.5, "Signaling Interrupt Servicing Completion"), as a call of
+	 * its own per backend (Linux's apic->eoi): no register argument to
+	 * pass and decode on every interrupt. */
+	void (*eoi)(void);
 };
 
 extern const struct apic_ops *apic;
 
 void apic_init_bsp(u64 lapic_phys);   /* choose the backend, map xAPIC MMIO */
 void apic_init_cpu(void);             /* enable this CPU's APIC */
-void apic_eoi(void);
+/* Acknowledge the interrupt being serviced (none before the APIC is up). */
+static inline void apic_eoi(void)
+{
+	if (apic)
+		apic->eoi();
+}
 void apic_send_ipi(u32 cpu, int vector);
 u32 apic_cpuid_id(void);              /* this CPU's APIC ID from CPUID */
 bool apic_is_x2apic(void);
