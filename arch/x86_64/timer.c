@@ -37,6 +37,15 @@ static void calibrate(void)
 		panic("apic: the LAPIC timer did not count during calibration");
 }
 
+/* The first arming on this CPU (or the first after calibrate()): out of
+ * line, so that the arming every timer interrupt does keeps no registers
+ * of its own across a call and tail-calls the count's write. */
+static __attribute__((noinline, cold)) void lvt_set_oneshot(void)
+{
+	apic->write(APIC_LVT_TIMER, VECTOR_TIMER); /* one-shot, unmasked */
+	lvt_oneshot[raw_smp_processor_id()] = true;
+}
+
 void arch_timer_oneshot_ns(u64 ns)
 {
 	u64 count = mul_u64_u64_div_u64(ns, apic_timer_hz, NSEC_PER_SEC);
@@ -44,11 +53,8 @@ void arch_timer_oneshot_ns(u64 ns)
 		count = 1;
 	if (count > 0xFFFFFFFFu)
 		count = 0xFFFFFFFFu;
-	bool *lvt = &lvt_oneshot[raw_smp_processor_id()];
-	if (unlikely(!*lvt)) {
-		apic->write(APIC_LVT_TIMER, VECTOR_TIMER); /* one-shot, unmasked */
-		*lvt = true;
-	}
+	if (unlikely(!lvt_oneshot[raw_smp_processor_id()]))
+		lvt_set_oneshot();
 	/* Writing the initial count (re)starts the count-down; 0 stops it
 	 * (SDM Vol. 3A 12.5.4, "APIC Timer"), so the LVT can stay as is. */
 	apic->write(APIC_TIMER_INIT, (u32)count);
