@@ -168,9 +168,9 @@ def table(columns: list[Summary]) -> list[str]:
                         key=lambda s: (-c.stages[s], s))
     head = ["stage"] + [c.label for c in columns]
     if prev is not None:
-        head.append(f"{prev.label} -> {last.label}")
+        head.append(f"from {prev.label}")
     if len(columns) > 2:
-        head.append(f"{first.label} -> {last.label}")
+        head.append(f"from {first.label}")
     out = ["| " + " | ".join(head) + " |",
            "|---" + "|---:" * (len(head) - 1) + "|"]
     rows = [(s, [_cell(c, s) for c in columns],

@@ -133,7 +133,7 @@ def results_checks(rendered: str):
     after_text = re.sub(r"(\n  wake-up\s+)20 ", r"\g<1>15 ", after_text)
     after = results.parse(after_text, "abc1234-dirty")
     page = results.table([before, after])
-    want = ["| stage | 0123456 | abc1234-dirty | 0123456 -> abc1234-dirty |",
+    want = ["| stage | 0123456 | abc1234-dirty | from 0123456 |",
             "|---|---:|---:|---:|",
             "| entry/exit | 24 | 24 | 0 |",
             "| wake-up | 20 | 15 | -5 |",
@@ -145,7 +145,7 @@ def results_checks(rendered: str):
                         .replace("path total: 58 ", "path total: 54 "), "1111111")
     three = results.table([before, mid, after])
     yield ("RESULTS: three columns: from the one before and from the first",
-           three[0].endswith("| 1111111 -> abc1234-dirty | 0123456 -> abc1234-dirty |")
+           three[0].endswith("| abc1234-dirty | from 1111111 | from 0123456 |")
            and "| locks | 14 | 10 | - | -10 | -14 |" in three
            and "| **total** | **58** | **54** | **44** | -10 | -14 |" in three)
     for name, text in (("no total", rendered.replace("path total:", "path sum:")),
