@@ -85,7 +85,15 @@ static volatile int hog_state;
  * count before: off until the detector has reported (softlockups moved),
  * 5 s at most. A fixed second is not enough there: under wall-clock TCG
  * the host may stall this vCPU for much of it, and the detector, which
- * runs in the tick, sees a lockup only while the hog is still running. */
+ * runs in the tick, sees a lockup only while the hog is still running.
+ * The loop has no cpu_relax(): it waits for nobody (the report comes
+ * from this CPU's own timer), it is the busy work. PAUSE is the hint for
+ * spin-wait loops (SDM Vol. 2B, PAUSE), and QEMU's TCG leaves the vCPU's
+ * execution loop at every PAUSE ("let another CPU run": helper_pause in
+ * target/i386/tcg/misc_helper.c). Under -icount all vCPUs share one host
+ * thread, so each of ~10^8 PAUSEs in this second cost a pass over every
+ * vCPU: 78 s of host time for busy_alone_not_reported on -smp 4, 3 s
+ * without. */
 static __noinline void lockup_hog(void *arg)
 {
 	const u64 *before = arg;
@@ -97,7 +105,7 @@ static __noinline void lockup_hog(void *arg)
 	u64 t0 = rdtsc();
 	u64 len = before ? 5 * tsc_hz : tsc_hz;
 	while (rdtsc() - t0 < len && (!before || READ_ONCE(softlockups) == *before))
-		cpu_relax();
+		; /* rdtsc() is a volatile asm with a memory clobber */
 	preempt_enable();
 }
 
