@@ -16,6 +16,7 @@
 #include "kernel/time.h"
 #include "kernel/preempt.h"
 #include "kernel/ksyms.h"
+#include "kernel/cmdline.h"
 #include "kernel/process.h"
 #include "kernel/entry/common.h"
 #include "arch/x86_64/nmi.h"
@@ -72,19 +73,24 @@ static u64 others_online(void)
 	return mask;
 }
 
+u32 nmi_backtrace_wait_ms(void)
+{
+	return cmdline.icount ? NMI_BACKTRACE_WAIT_ICOUNT_MS : NMI_BACKTRACE_WAIT_MS;
+}
+
 /* Wait for the asked CPUs, then name the ones that stayed silent. */
 static u64 wait_answers(void)
 {
 	if (!READ_ONCE(pending))
 		return 0;
-	u64 end = ktime_get_ns() + NMI_BACKTRACE_WAIT_MS * NSEC_PER_MSEC;
+	u64 end = ktime_get_ns() + nmi_backtrace_wait_ms() * NSEC_PER_MSEC;
 	while (READ_ONCE(pending) && ktime_get_ns() < end)
 		cpu_relax();
 	u64 silent = __atomic_exchange_n(&pending, 0, __ATOMIC_ACQ_REL);
 	for (u32 c = 0; c < MAX_CPUS; c++)
 		if (silent & (1UL << c))
-			printk(KERN_EMERG "NMI backtrace: CPU %u did not answer within %d ms\n", c,
-			       NMI_BACKTRACE_WAIT_MS);
+			printk(KERN_EMERG "NMI backtrace: CPU %u did not answer within %u ms\n", c,
+			       nmi_backtrace_wait_ms());
 	return silent;
 }
 
@@ -92,7 +98,7 @@ static u64 wait_answers(void)
  * past the wait. */
 static bool claim(void)
 {
-	u64 end = ktime_get_ns() + NMI_BACKTRACE_WAIT_MS * NSEC_PER_MSEC;
+	u64 end = ktime_get_ns() + nmi_backtrace_wait_ms() * NSEC_PER_MSEC;
 	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE)) {
 		if (ktime_get_ns() > end) {
 			printk(KERN_WARNING "NMI backtrace: another request is still running\n");
