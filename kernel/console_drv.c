@@ -36,7 +36,7 @@
 static DEFINE_SPINLOCK(drv_lock);
 static struct endpoint *drv_ep;     /* a reference, under drv_lock */
 static struct process *drv;
-static int drv_pid;
+static int drv_pid;                /* set with drv; cleared after the exit's log line */
 static struct console_drv_stats st;
 
 long console_drv_register(struct process *p, struct endpoint *ep)
@@ -130,7 +130,6 @@ void console_drv_exit(struct process *p)
 	if (ep) {
 		drv = NULL;
 		drv_ep = NULL;
-		drv_pid = 0;
 		st.exits++;
 	}
 	spin_unlock_irqrestore(&drv_lock, f);
@@ -139,6 +138,14 @@ void console_drv_exit(struct process *p)
 	kobject_put(&ep->obj);
 	pr_warn("serial: user-level driver %s (pid %d) exited: the kernel writes the console "
 		"itself again\n", p->name, p->pid);
+	/* drv_pid last: console_drv_stop() returns when it reads 0, and its
+	 * caller must find the line above in the log by then (the udriver
+	 * suite read the log in between once, on a loaded 4-CPU host). Unless
+	 * a new driver registered in the meantime: its pid stays. */
+	f = spin_lock_irqsave(&drv_lock);
+	if (!drv && drv_pid == p->pid)
+		drv_pid = 0;
+	spin_unlock_irqrestore(&drv_lock, f);
 }
 
 int console_drv_pid(void)
