@@ -17,11 +17,13 @@ struct timer_base {
 	u64 ticks;
 };
 static struct timer_base bases[MAX_CPUS];
+struct hrtimer *volatile hrtimer_running[MAX_CPUS];
 
 void hrtimer_init(struct hrtimer *t, void (*fn)(struct hrtimer *t))
 {
 	t->fn = fn;
 	t->cpu = -1;
+	t->fired_cpu = 0;
 	INIT_LIST_HEAD(&t->node);
 }
 
@@ -69,24 +71,36 @@ void hrtimer_start(struct hrtimer *t, u64 expires_ns)
 
 bool __hrtimer_cancel(struct hrtimer *t)
 {
-	int cpu = READ_ONCE(t->cpu);
-	if (cpu < 0) /* fired since hrtimer_cancel() looked */
-		return false;
-	struct timer_base *b = &bases[cpu];
-	u64 f = spin_lock_irqsave(&b->lock);
-	bool queued = t->cpu == cpu;
-	if (queued) {
-		list_del_init(&t->node);
-		t->cpu = -1;
+	for (;;) {
+		int cpu = READ_ONCE(t->cpu);
+		if (cpu < 0) {
+			/* Fired: wait while its callback runs, which may queue it
+			 * again (then cancel that). */
+			if (READ_ONCE(hrtimer_running[t->fired_cpu]) != t && READ_ONCE(t->cpu) < 0)
+				return false;
+			cpu_relax();
+			continue;
+		}
+		struct timer_base *b = &bases[cpu];
+		u64 f = spin_lock_irqsave(&b->lock);
+		/* Queued again by its own callback, still running: not yet. */
+		bool queued = t->cpu == cpu && hrtimer_running[cpu] != t;
+		if (queued) {
+			list_del_init(&t->node);
+			t->cpu = -1;
+		}
+		spin_unlock_irqrestore(&b->lock, f);
+		if (queued)
+			return true;
+		cpu_relax();
 	}
-	spin_unlock_irqrestore(&b->lock, f);
-	return queued;
 }
 
 static void timer_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
-	struct timer_base *b = &bases[raw_smp_processor_id()];
+	u32 cpu = raw_smp_processor_id();
+	struct timer_base *b = &bases[cpu];
 	/* One clock read for the whole pass, as Linux's hrtimer_interrupt()
 	 * (kernel/time/hrtimer.c) hands one `now` to __hrtimer_run_queues():
 	 * a timer that comes due while the callbacks run is not missed, since
@@ -100,11 +114,14 @@ static void timer_interrupt(struct pt_regs *regs)
 		if (t->expires > now)
 			break;
 		list_del_init(&t->node);
-		t->cpu = -1;
 		t->fired_at = now;
+		t->fired_cpu = (int)cpu;
+		hrtimer_running[cpu] = t; /* before cpu -1: hrtimer_cancel() */
+		WRITE_ONCE(t->cpu, -1);
 		spin_unlock(&b->lock);
-		t->fn(t); /* may re-queue t */
+		t->fn(t); /* may re-queue t, or let it go once it returns */
 		spin_lock(&b->lock);
+		WRITE_ONCE(hrtimer_running[cpu], NULL);
 	}
 	reprogram(b);
 	spin_unlock(&b->lock);

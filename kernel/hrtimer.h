@@ -6,6 +6,7 @@
 #define FOLD_KERNEL_HRTIMER_H
 #include "lib/types.h"
 #include "lib/list.h"
+#include "kernel/percpu.h"
 
 struct hrtimer {
 	u64 expires;                       /* ktime_get_ns() deadline */
@@ -13,21 +14,31 @@ struct hrtimer {
 	struct list_head node;
 	volatile int cpu;                  /* queued on this CPU, -1 if not */
 	u64 fired_at;                      /* when the handler ran (ns) */
+	int fired_cpu;                     /* and where (0 until it fires) */
 };
+
+/* Per CPU, the timer whose callback runs there now, or NULL: Linux's
+ * hrtimer_cpu_base.running. Written by timer_interrupt() under the base
+ * lock, never through the timer once its callback has returned. */
+extern struct hrtimer *volatile hrtimer_running[MAX_CPUS];
 
 void hrtimer_init(struct hrtimer *t, void (*fn)(struct hrtimer *t));
 /* Queue on this CPU. Callers keep preemption or IRQs off. */
 void hrtimer_start(struct hrtimer *t, u64 expires_ns);
-/* The locked part of hrtimer_cancel(), for a timer that looked queued. */
+/* The rest of hrtimer_cancel(), for a timer queued or being fired. */
 bool __hrtimer_cancel(struct hrtimer *t);
-/* Remove if queued (on this CPU). Returns whether it was queued. A timer
- * that is not queued (cpu -1: it fired, or was never started) is told
- * without the base lock or a call, as Linux's hrtimer_try_to_cancel()
- * tests hrtimer_active() first: a sleeper woken by its own timer, the
- * common case, pays one load. */
+/* Remove if queued. Returns whether it was queued. Either way, when it
+ * returns the callback does not run: one running on another CPU is waited
+ * for, as Linux's hrtimer_cancel() waits (hrtimer_callback_running()), so
+ * the owner may let the timer's memory go (a sleeper's, on its stack,
+ * once a signal ended the sleep). A timer neither queued (cpu -1) nor
+ * running is told without the base lock or a call, as Linux's
+ * hrtimer_try_to_cancel() tests hrtimer_active() first: a sleeper woken
+ * by its own timer, the common case, pays two loads. Not from the
+ * timer's own callback. */
 static inline bool hrtimer_cancel(struct hrtimer *t)
 {
-	if (READ_ONCE(t->cpu) < 0)
+	if (READ_ONCE(t->cpu) < 0 && READ_ONCE(hrtimer_running[t->fired_cpu]) != t)
 		return false;
 	return __hrtimer_cancel(t);
 }
