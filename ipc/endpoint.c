@@ -79,6 +79,35 @@ static void link_reply(struct ipc_state *s, struct ipc_state *c)
 	c->wait = IPC_WAIT_REPLY;
 }
 
+/* The slow path's direct switch. s is about to block for a reply or a
+ * message, and `to` has just been given one by s: on this CPU, with a
+ * priority no lower than s's and nothing pending for s (the conditions
+ * ipc_lock can see; sched_handoff() checks the run queue's), s hands its
+ * CPU straight to `to` instead of waking it onto the run queue. A payload
+ * or a grant is why most messages come this way rather than by the fast
+ * path (ipc/fastpath.c). */
+static bool handoff_ok(const struct ipc_state *s, const struct ipc_state *to)
+{
+	const struct thread *me = s->t, *t = to->t;
+	u32 cpu = raw_smp_processor_id();
+	if (READ_ONCE(t->cpu) != (int)cpu || !(t->allowed_cpus & (1UL << cpu)))
+		return false;
+	if (t->prio < me->prio)
+		return false;
+	if (READ_ONCE(me->flags) & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY | _TIF_SIGPENDING))
+		return false;
+	return !to->msg.grant; /* the receiver installs it itself, either way */
+}
+
+static void switch_or_wake(struct ipc_state *to)
+{
+	if (sched_handoff(to->t)) {
+		this_cpu_stat_inc(ipc_handoff);
+		return;
+	}
+	wake_up_thread(to->t);
+}
+
 static void make_runnable(struct ipc_state *w, long result)
 {
 	w->result = result;
@@ -108,14 +137,14 @@ long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call)
 		return 0;
 	}
 	link_reply(r, s);
-	bool direct = ipc_fastpath_ok(s, r);
+	bool direct = handoff_ok(s, r);
 	if (direct) /* the reply can only come from r, which runs next */
 		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	else
 		wake_up_thread(r->t);
 	spin_unlock_irqrestore(&ipc_lock, f);
 	if (direct)
-		ipc_switch_or_wake(s, r);
+		switch_or_wake(r);
 	return ipc_block(s);
 }
 
@@ -186,14 +215,14 @@ long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep)
 		return 0;
 	}
 	ipc_enqueue(ep, s, IPC_WAIT_RECV, true);
-	bool direct = c && ipc_fastpath_ok(s, c);
+	bool direct = c && handoff_ok(s, c);
 	if (direct) /* a sender would wake s from now on: it is queued */
 		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	else if (c)
 		wake_up_thread(c->t);
 	spin_unlock_irqrestore(&ipc_lock, f);
 	if (direct)
-		ipc_switch_or_wake(s, c);
+		switch_or_wake(c);
 	return ipc_block(s);
 }
 

@@ -1,53 +1,202 @@
-/* The IPC fast path: a call that finds its server waiting on this CPU,
- * and the server's reply_recv back to a caller on this CPU, switch
- * straight from one thread to the other (sched_handoff(), sched/
- * handoff.c) instead of waking the partner onto the run queue and letting
- * schedule() pick it. This is the point of seL4's fastpath: a round trip
- * is two system calls and two switches, with no run-queue traffic, no
- * reschedule request and no IPI.
+/* The IPC fast path, seL4's fastpath: a `call` that finds its server
+ * waiting in recv on this CPU, and the server's `reply_recv` back to a
+ * caller waiting on this CPU, each done in one function from the system
+ * call entry (arch/x86_64/syscall_64.asm) with IRQs off: check, move the
+ * words, switch to the partner, and return to user mode from the
+ * partner's saved registers. No message structure, no run queue, no
+ * wake-up; a round trip is two system calls and two switches.
  *
- * Everything else takes the slow path, a plain wake_up_thread():
- *   - the partner last ran on another CPU (a cross-CPU message: the
- *     wake-up sends the RESCHEDULE IPI there, which is what fold teaches),
- *     or may not run on this one (its affinity);
- *   - the partner's priority is below the sender's: handing it the CPU
- *     would run a lower-priority thread while a higher one is runnable;
- *   - a reschedule is pending here (TIF_NEED_RESCHED or the lazy flag):
- *     the scheduler has a decision to make, let it make it;
- *   - a fatal signal is pending for the sender (it must reach its exit);
- *   - the message grants a handle (the receiver installs it itself, on
- *     its way out, either way: no reason, only not measured);
- *   - under the run-queue lock (sched_handoff): a thread queued on this
- *     CPU outranks the partner, or the user FIFO band is throttled, or the
- *     partner is not (or no longer) asleep off every run queue: a kill
- *     woke it meanwhile.
- * A payload does not send a message down the slow path: it is copied in
- * before and out after, the same on both paths. */
+ * The trick that makes it short is where a thread waits. One that blocks
+ * here leaves nothing of its own on its kernel stack but its user
+ * registers, the struct pt_regs at the top (it is "parked"). The partner
+ * that ends its wait by the fast path writes the message straight into
+ * those registers (where the return to ring 3 restores them: seL4's
+ * message registers) and the entry code returns to user mode from them
+ * (ipc_fastpath_finish). Anyone else may end its wait too (a sender on
+ * the slow path, a kill, a server's death), and then the scheduler
+ * switches to it as to any thread: for switch_to() a parked thread has a
+ * frame that returns into ipc_fastpath_resume_entry, which finishes the
+ * system call the slow path's way (ipc_fastpath_resume, kernel/sys_ipc.c).
+ *
+ * The partner need not be parked: one that waits on the slow path (its
+ * first recv, or a call made while the server was busy) is switched to
+ * with switch_to()'s frame and finds the message where the slow path puts
+ * it. The next message comes back to a parked thread, so a ping-pong
+ * settles on the short way after one round trip.
+ *
+ * A message takes the slow path (ipc/endpoint.c) when:
+ *   - it has a payload or grants a handle (the tag is anything but a
+ *     label), or the handle is bad or lacks the right;
+ *   - work is pending for the sender: a reschedule (TIF_NEED_RESCHED or
+ *     the lazy flag: the scheduler has a decision to make) or a signal;
+ *   - call: no receiver waits on the endpoint, or the first one still
+ *     owes an earlier caller its reply or holds a grant it never took;
+ *   - reply_recv: there is no caller to answer, or anyone is queued on
+ *     the endpoint (a sender: the recv half would not block; a receiver:
+ *     the queue's priority order is the slow path's business), or the
+ *     caller holds a grant it never took;
+ *   - the partner last ran on another CPU or may not run on this one (a
+ *     cross-CPU message: the wake-up sends the RESCHEDULE IPI there, which
+ *     is what fold teaches), or its priority is below the sender's;
+ *   - under the run-queue lock (sched_handoff_ok()): a thread queued here
+ *     outranks the partner, the user FIFO band is throttled, or the
+ *     partner is not asleep off every run queue (a kill woke it).
+ * The slow path may still switch straight to a partner on this CPU (its
+ * handoff, counted apart: ipc_handoff). */
 #include "ipc/ipc.h"
+#include "ipc/fastpath.h"
 #include "kernel/process.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
-#include "sched/sched.h"
+#include "kernel/syscall.h"
+#include "kernel/trace.h"
+#include "kernel/entry/common.h"
+#include "sched/rq.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/switch.h"
+#include "uapi/syscall.h"
 
-bool ipc_fastpath_ok(const struct ipc_state *s, const struct ipc_state *to)
+/* Any tag bit below the label: a payload length, a grant, or unknown. */
+#define TAG_SLOW ((1UL << IPC_TAG_LABEL_SHIFT) - 1)
+
+/* The words of me's message into the partner: its registers when it is
+ * parked (it returns to user mode from them, the way deliver() in
+ * kernel/sys_ipc.c would have written them), else its message, which its
+ * own deliver() then takes. */
+static __always_inline void move_words(const struct pt_regs *regs, struct ipc_state *to, u64 badge)
 {
-	const struct thread *me = s->t, *t = to->t;
-	u32 cpu = raw_smp_processor_id();
-	if (READ_ONCE(t->cpu) != (int)cpu || !(t->allowed_cpus & (1UL << cpu)))
-		return false;
-	if (t->prio < me->prio)
-		return false;
-	if (READ_ONCE(me->flags) & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY | _TIF_SIGPENDING))
-		return false;
-	return !to->msg.grant;
+	if (to->parked) {
+		struct pt_regs *d = task_pt_regs(to->t);
+		d->rdi = badge;
+		d->rsi = regs->rsi;
+		d->rdx = regs->rdx;
+		d->r10 = regs->r10;
+		d->r8 = regs->r8;
+		d->rax = 0;
+	} else {
+		struct ipc_msg *m = &to->msg;
+		m->tag = regs->rsi;
+		m->w[0] = regs->rdx;
+		m->w[1] = regs->r10;
+		m->w[2] = regs->r8;
+		m->badge = badge;
+	}
+	to->result = 0;
+	to->wait = IPC_RUNNING;
 }
 
-void ipc_switch_or_wake(struct ipc_state *s, struct ipc_state *to)
+/* The partner, if this call can take the fast path (under ipc_lock). */
+static __always_inline struct ipc_state *call_partner(struct ipc_state *s, struct endpoint *ep)
 {
 	(void)s;
-	if (sched_handoff(to->t)) {
-		this_cpu_stat_inc(ipc_fastpath);
-		return;
+	if (!ep->queue_recv || list_empty(&ep->queue))
+		return NULL;
+	struct ipc_state *r = list_first_entry(&ep->queue, struct ipc_state, node);
+	return r->reply_to || r->msg.grant ? NULL : r;
+}
+
+static __always_inline struct ipc_state *reply_partner(struct ipc_state *s, struct endpoint *ep)
+{
+	struct ipc_state *c = s->reply_to;
+	if (!c || !list_empty(&ep->queue))
+		return NULL;
+	return c->msg.grant ? NULL : c;
+}
+
+struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
+{
+	const struct ipc_fast_ret slow = { NULL, NULL };
+	struct thread *me = current_thread();
+	struct process *p = me->proc;
+	struct ipc_state *s = p ? p->ipc : NULL;
+	u64 h = regs->rdi;
+	bool call = regs->error_code == __NR_ipc_call;
+	if (!s || h >= HANDLE_MAX || (regs->rsi & TAG_SLOW) ||
+	    (READ_ONCE(me->flags) & EXIT_TO_USER_MODE_WORK))
+		return slow;
+	const struct handle *hd = &s->handles[h];
+	if (!hd->obj || hd->obj->type != KOBJ_ENDPOINT ||
+	    !(hd->rights & (call ? RIGHT_SEND : RIGHT_RECV)))
+		return slow;
+	struct endpoint *ep = (struct endpoint *)hd->obj;
+	u32 cpu = raw_smp_processor_id();
+	struct rq *rq = &rqs[cpu];
+
+	spin_lock(&ipc_lock);
+	struct ipc_state *to = call ? call_partner(s, ep) : reply_partner(s, ep);
+	if (!to || (call && !ep->receivers) || to->t->prio < me->prio ||
+	    !(to->t->allowed_cpus & (1UL << cpu)))
+		goto out_ipc;
+	struct thread *next = to->t;
+	spin_lock(&rq->lock);
+	__atomic_store_n(&me->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+	if (!sched_handoff_ok(rq, me, next, cpu)) {
+		__atomic_store_n(&me->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+		spin_unlock(&rq->lock);
+		goto out_ipc;
 	}
-	wake_up_thread(to->t);
+
+	/* Committed. The message, and who waits for what next. */
+	trace_event(sys_enter, regs->error_code, regs);
+	if (call) {
+		list_del_init(&to->node);
+		to->ep = NULL;
+		move_words(regs, to, hd->badge);
+		to->reply_to = s;
+		s->replier = to;
+		s->wait = IPC_WAIT_REPLY;
+	} else {
+		s->reply_to = NULL;
+		to->replier = NULL;
+		move_words(regs, to, 0);
+		list_add_tail(&s->node, &ep->queue); /* the queue was empty */
+		ep->queue_recv = true;
+		s->ep = ep;
+		s->wait = IPC_WAIT_RECV;
+	}
+	this_cpu_stat_inc(syscalls);
+	this_cpu_stat_inc(ipc_messages);
+	this_cpu_stat_inc(ipc_fastpath);
+	s->parked = true; /* its frame: PARK_FRAME, once off its stack */
+	spin_unlock(&ipc_lock);
+
+	/* The switch: as __schedule() makes it (rq->lock held, the count at
+	 * SWITCH_PREEMPT_COUNT: the lock's and this one), with next made
+	 * current the way sched_handoff() does. */
+	preempt_count_add(PREEMPT_DISABLE_OFFSET);
+	__atomic_store_n(&next->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+	next->on_rq = 1;
+	me->on_rq = 0;
+	switch_prepare(rq, me, next);
+	if (!to->parked) /* it waits inside switch_to(): it finishes there */
+		switch_to_park(me, next);
+	to->parked = false;
+	return (struct ipc_fast_ret){ task_pt_regs(next), me };
+
+out_ipc:
+	spin_unlock(&ipc_lock);
+	return slow;
+}
+
+/* On the partner's stack, at its registers (syscall_64.asm): the second
+ * half of the switch, then the partner's return to user mode. */
+bool ipc_fastpath_finish(struct thread *prev)
+{
+	finish_switch_irqs_off(prev);
+	preempt_count_sub(PREEMPT_DISABLE_OFFSET); /* schedule()'s own, as it would */
+	struct pt_regs *regs = task_pt_regs(current_thread());
+	trace_event(sys_exit, regs->error_code, (long)regs->rax);
+	return syscall_exit_to_user_mode(regs);
+}
+
+/* A parked thread that the scheduler switched to (syscall_64.asm): its
+ * wait ended some other way. */
+bool ipc_fastpath_resume(struct thread *prev, struct pt_regs *regs)
+{
+	finish_switch(prev);
+	preempt_enable_no_resched(); /* schedule()'s own */
+	current_process()->ipc->parked = false;
+	regs->rax = (u64)ipc_syscall_resume(regs);
+	trace_event(sys_exit, regs->error_code, (long)regs->rax);
+	return syscall_exit_to_user_mode(regs);
 }

@@ -4,8 +4,9 @@
  *
  *   ipc/object.c        objects (endpoints, notifications) and handles
  *   ipc/endpoint.c      send, recv, call, reply, reply_recv: the slow path
- *   ipc/fastpath.c      call and reply_recv switching straight to the
- *                       partner on the same CPU (seL4's fastpath)
+ *   ipc/fastpath.c      call and reply_recv from the system call entry,
+ *                       straight to the partner on this CPU (seL4's
+ *                       fastpath)
  *   ipc/notification.c  signal and wait
  *
  * One lock, ipc_lock, guards every endpoint queue, notification and
@@ -85,6 +86,7 @@ struct ipc_state {
 	struct handle handles[HANDLE_MAX];
 	/* Under ipc_lock: */
 	volatile int wait;       /* enum ipc_wait; back to IPC_RUNNING by the partner */
+	bool parked;             /* blocked in the fast path (ipc/fastpath.c) */
 	bool is_call;            /* a queued sender wants a reply */
 	long result;             /* what the partner says: 0 or -errno */
 	struct endpoint *ep;     /* where it is queued */
@@ -131,14 +133,6 @@ long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep);
 /* Sleep until s->wait is IPC_RUNNING (or a fatal signal: -EINTR, and s
  * leaves whatever it waited on). Returns s->result. */
 long ipc_block(struct ipc_state *s);
-
-/* ipc/fastpath.c: s is about to block for a reply or a message (its
- * thread marked SLEEPING, ipc_lock released) and `to` has just been made
- * runnable by a message from s: switch straight to it when the fast
- * path's conditions hold (seL4's fastpath), else wake it as any wake-up. */
-void ipc_switch_or_wake(struct ipc_state *s, struct ipc_state *to);
-/* May s hand its CPU to `to` at all (the conditions ipc_lock can see)? */
-bool ipc_fastpath_ok(const struct ipc_state *s, const struct ipc_state *to);
 
 /* ipc/notification.c */
 long notify_signal(struct notification *n, u32 bits);

@@ -172,6 +172,17 @@ long sys_ipc_reply_recv(SYSCALL_ARGS)
 	return ret ? ret : deliver(s, (void __user *)a5);
 }
 
+long ipc_syscall_resume(struct pt_regs *regs)
+{
+	struct ipc_state *s = self();
+	long ret = ipc_block(s);
+	if (ret) {
+		drop_grant(s);
+		return ret;
+	}
+	return deliver(s, (void __user *)regs->r9);
+}
+
 long sys_endpoint_create(SYSCALL_ARGS)
 {
 	(void)a0; (void)a1; (void)a2; (void)a3; (void)a4; (void)a5;

@@ -77,6 +77,11 @@ bool do_syscall_64(struct pt_regs *regs)
 					 regs->r9);
 	trace_event(sys_exit, nr, ret);
 	regs->rax = (u64)ret;
+	return syscall_exit_to_user_mode(regs);
+}
+
+bool syscall_exit_to_user_mode(struct pt_regs *regs)
+{
 	exit_to_user_mode(regs);
 	if (sysret_ok(regs))
 		return true;

@@ -11,6 +11,9 @@ struct pt_regs;
 /* From entry_SYSCALL_64 with IRQs off: the call, then exit_to_user_mode().
  * True if the return may use SYSRET (see kernel/syscall.c). */
 bool do_syscall_64(struct pt_regs *regs);
+/* The end of every system call, with regs->rax set: exit_to_user_mode(),
+ * then whether SYSRET may return (the IPC fast path's too). */
+bool syscall_exit_to_user_mode(struct pt_regs *regs);
 
 #define SYSCALL_ARGS u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5
 typedef long (*syscall_fn)(SYSCALL_ARGS);
@@ -47,6 +50,11 @@ long sys_ipc_recv(SYSCALL_ARGS);
 long sys_ipc_call(SYSCALL_ARGS);
 long sys_ipc_reply(SYSCALL_ARGS);
 long sys_ipc_reply_recv(SYSCALL_ARGS);
+/* The rest of an ipc_call or ipc_reply_recv whose thread blocked in the
+ * fast path (ipc/fastpath.c) and was switched to by the scheduler: wait
+ * on if need be, then the message into regs and the buffer (its sixth
+ * argument). The result for rax. */
+long ipc_syscall_resume(struct pt_regs *regs);
 long sys_notify_signal(SYSCALL_ARGS);
 long sys_notify_wait(SYSCALL_ARGS);
 /* kernel/sys_irq.c (uapi/irq.h) */

@@ -91,8 +91,9 @@ static void check_switch_count(const char *when)
 
 /* The second half of a switch, run by the thread switched TO (or by a new
  * thread in thread_start): release the run-queue lock that the previous
- * thread took on this CPU, and fold its own need-resched state. */
-void finish_switch(struct thread *prev)
+ * thread took on this CPU, and fold its own need-resched state. IRQs stay
+ * off: the IPC fast path goes on to SYSRET (ipc/fastpath.c). */
+void finish_switch_irqs_off(struct thread *prev)
 {
 	struct rq *rq = &rqs[raw_smp_processor_id()];
 	check_switch_count("after");
@@ -100,6 +101,11 @@ void finish_switch(struct thread *prev)
 	raw_spin_unlock(&rq->lock);
 	preempt_count_sub(PREEMPT_DISABLE_OFFSET);
 	preempt_fold_need_resched();
+}
+
+void finish_switch(struct thread *prev)
+{
+	finish_switch_irqs_off(prev);
 	local_irq_enable();
 }
 
@@ -133,7 +139,7 @@ void __schedule(int mode)
 	context_switch(rq, prev, next);
 }
 
-void context_switch(struct rq *rq, struct thread *prev, struct thread *next)
+void switch_prepare(struct rq *rq, struct thread *prev, struct thread *next)
 {
 	rq->curr = next;
 	next->cpu = (int)raw_smp_processor_id();
@@ -143,9 +149,10 @@ void context_switch(struct rq *rq, struct thread *prev, struct thread *next)
 	prev->nr_switches++;
 	this_cpu_stat_inc(context_switches);
 	/* Blocked: off the run queue (__schedule() took it off, or
-	 * sched_handoff()); anything else, the idle thread included, was
-	 * switched out runnable. Linux's __schedule() decides the same way:
-	 * nvcsw only when not preempted and prev_state is not running. */
+	 * sched_handoff(), or the IPC fast path); anything else, the idle
+	 * thread included, was switched out runnable. Linux's __schedule()
+	 * decides the same way: nvcsw only when not preempted and prev_state
+	 * is not running. */
 	if (prev != rq->idle && !prev->on_rq)
 		prev->nvcsw++;
 	else
@@ -155,6 +162,11 @@ void context_switch(struct rq *rq, struct thread *prev, struct thread *next)
 	switch_mm_irqs_off(next);        /* CR3: next's address space (kernel/user_mm.c) */
 	tss_set_rsp0(next->stack_top);   /* where an entry from ring 3 lands */
 	this_cpu_write(current, next);
+}
+
+void context_switch(struct rq *rq, struct thread *prev, struct thread *next)
+{
+	switch_prepare(rq, prev, next);
 	prev = switch_to(prev, next);
 	finish_switch(prev);
 }

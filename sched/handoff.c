@@ -9,8 +9,7 @@
 #include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
 
-/* Under rq->lock: may next run here now, instead of everything queued? */
-static bool handoff_ok(struct rq *rq, struct thread *prev, struct thread *next, u32 cpu)
+bool sched_handoff_ok(struct rq *rq, struct thread *prev, struct thread *next, u32 cpu)
 {
 	if ((u32)next->cpu != cpu || next->on_rq || next->on_cpu ||
 	    READ_ONCE(next->state) != THREAD_SLEEPING)
@@ -36,7 +35,7 @@ bool sched_handoff(struct thread *next)
 	u32 cpu = raw_smp_processor_id();
 	struct rq *rq = &rqs[cpu];
 	spin_lock(&rq->lock);
-	if (!handoff_ok(rq, prev, next, cpu)) {
+	if (!sched_handoff_ok(rq, prev, next, cpu)) {
 		spin_unlock(&rq->lock);
 		local_irq_enable();
 		preempt_enable_no_resched();

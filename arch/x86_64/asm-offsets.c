@@ -18,6 +18,8 @@
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/patch_site.h"
 #include "kernel/trace.h"
+#include "uapi/syscall.h"
+#include "arch/x86_64/switch.h"
 
 #define DEFINE(sym, val) \
 	__asm__ __volatile__("\n->" #sym " %0" ::"i"((long)(val)))
@@ -51,6 +53,8 @@ void asm_offsets(void)
 	DEFINE(VECTOR_TIMER, VECTOR_TIMER);
 	OFFSET(THREAD_flags, thread, flags);
 	OFFSET(THREAD_ksp, thread, ksp);
+	OFFSET(THREAD_stack_top, thread, stack_top);
+	DEFINE(SWITCH_FRAME_size, SWITCH_FRAME_WORDS * 8);
 	OFFSET(THREAD_id, thread, id);
 	OFFSET(THREAD_name, thread, name);
 	OFFSET(THREAD_state, thread, state);
@@ -113,6 +117,9 @@ void asm_offsets(void)
 	DEFINE(PREEMPT_MODE_FULL, PREEMPT_MODE_FULL);
 	DEFINE(PREEMPT_MODE_LAZY, PREEMPT_MODE_LAZY);
 	DEFINE(NR_PREEMPT_MODES, NR_PREEMPT_MODES);
+	/* The system calls the entry sends to the IPC fast path first. */
+	DEFINE(NR_ipc_call, __NR_ipc_call);
+	DEFINE(NR_ipc_reply_recv, __NR_ipc_reply_recv);
 	WORDS(TORTURE_OPTIONS, TORTURE_OPTIONS(KEY, KEY));
 	/* The trace's event types, in enum trace_type order from 1, and its
 	 * record size: tests/trace/mktracedat (kernel/trace.h). */

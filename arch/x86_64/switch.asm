@@ -19,6 +19,19 @@ switch_to:
 	POP_CALLEE_SAVED
 	ret
 
+; switch_to_park(prev, next): the same switch for a prev that saves
+; nothing of its kernel stack: it is parked (ipc/fastpath.c), and gets the
+; frame that resumes it from its registers alone once its stack is left.
+; No return.
+extern ipc_fastpath_resume_entry
+global switch_to_park
+switch_to_park:
+	mov rsp, [rsi + THREAD_ksp]
+	PARK_FRAME rdi, rcx, rdx
+	mov rax, rdi
+	POP_CALLEE_SAVED
+	ret
+
 ; A new thread's first instructions: rax = prev from switch_to.
 extern thread_start
 global thread_entry

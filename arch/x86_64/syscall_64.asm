@@ -17,6 +17,7 @@
 
 %include "asm-offsets.inc"
 %include "pt_regs.inc"
+%include "callee_saved.inc"
 
 bits 64
 default rel
@@ -43,7 +44,15 @@ entry_SYSCALL_64:
 	xor ebp, ebp			; backtraces end here, not in user memory
 
 	mov rdi, rsp			; struct pt_regs *
+	; The IPC fast path (ipc/fastpath.c) tries the two calls it serves
+	; first, still with IRQs off; rax is still the number.
+	cmp rax, NR_ipc_call
+	je .fastpath
+	cmp rax, NR_ipc_reply_recv
+	je .fastpath
+.slowpath:
 	call do_syscall_64		; the call, then exit_to_user_mode(); IRQs off
+.exit:
 
 	; do_syscall_64 says whether SYSRET may return: it restores RIP from
 	; RCX and RFLAGS from R11 and nothing else, and on Intel CPUs a
@@ -60,4 +69,34 @@ entry_SYSCALL_64:
 	swapgs
 	o64 sysret
 
+	; ipc_fastpath() returns {partner's pt_regs, prev} in rax:rdx, or
+	; rax = 0: not taken. Taken, `current` is already the partner: its
+	; registers are the top of its kernel stack, so moving %rsp there is
+	; the switch of stacks, and the exit above returns to its user mode
+	; (with its message in its registers) after ipc_fastpath_finish()
+	; ends the switch on that stack.
+.fastpath:
+	call ipc_fastpath
+	test rax, rax
+	jnz .fast_taken
+	mov rdi, rsp
+	jmp .slowpath
+.fast_taken:
+	mov rsp, rax
+	PARK_FRAME rdx, rcx, rsi	; prev's, now that its stack is free
+	mov rdi, rdx			; prev
+	call ipc_fastpath_finish
+	jmp .exit
+
+; A parked thread (ipc/fastpath.c) that the scheduler switched to:
+; switch_to() popped the frame below its registers and returned here,
+; rax = prev, %rsp at its struct pt_regs.
+global ipc_fastpath_resume_entry
+ipc_fastpath_resume_entry:
+	mov rdi, rax
+	mov rsi, rsp
+	call ipc_fastpath_resume	; the rest of its system call
+	jmp entry_SYSCALL_64.exit
+
+extern ipc_fastpath, ipc_fastpath_finish, ipc_fastpath_resume
 extern swapgs_restore_regs_and_return_to_usermode
