@@ -51,7 +51,7 @@
 #include "kernel/syscall.h"
 #include "kernel/trace.h"
 #include "kernel/entry/common.h"
-#include "sched/rq.h"
+#include "sched/sched.h"
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/switch.h"
 #include "uapi/syscall.h"
@@ -120,21 +120,12 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 		return slow;
 	struct endpoint *ep = (struct endpoint *)hd->obj;
 	u32 cpu = raw_smp_processor_id();
-	struct rq *rq = &rqs[cpu];
 
 	spin_lock(&ipc_lock);
 	struct ipc_state *to = call ? call_partner(s, ep) : reply_partner(s, ep);
 	if (!to || (call && !ep->receivers) || to->t->prio < me->prio ||
-	    !(to->t->allowed_cpus & (1UL << cpu)))
+	    !(to->t->allowed_cpus & (1UL << cpu)) || !sched_handoff_lock(to->t))
 		goto out_ipc;
-	struct thread *next = to->t;
-	spin_lock(&rq->lock);
-	__atomic_store_n(&me->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
-	if (!sched_handoff_ok(rq, me, next, cpu)) {
-		__atomic_store_n(&me->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
-		spin_unlock(&rq->lock);
-		goto out_ipc;
-	}
 
 	/* Committed. The message, and who waits for what next. */
 	trace_event(sys_enter, regs->error_code, regs);
@@ -160,14 +151,10 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	s->parked = true; /* its frame: PARK_FRAME, once off its stack */
 	spin_unlock(&ipc_lock);
 
-	/* The switch: as __schedule() makes it (rq->lock held, the count at
-	 * SWITCH_PREEMPT_COUNT: the lock's and this one), with next made
-	 * current the way sched_handoff() does. */
-	preempt_count_add(PREEMPT_DISABLE_OFFSET);
-	__atomic_store_n(&next->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
-	next->on_rq = 1;
-	me->on_rq = 0;
-	switch_prepare(rq, me, next);
+	/* The switch, as sched_handoff() makes it; `current` is next from
+	 * here on, while this code still runs on me's stack. */
+	struct thread *next = to->t;
+	sched_handoff_prepare(next);
 	if (!to->parked) /* it waits inside switch_to(): it finishes there */
 		switch_to_park(me, next);
 	to->parked = false;
@@ -196,6 +183,7 @@ bool ipc_fastpath_resume(struct thread *prev, struct pt_regs *regs)
 	finish_switch(prev);
 	preempt_enable_no_resched(); /* schedule()'s own */
 	current_process()->ipc->parked = false;
+	this_cpu_stat_inc(ipc_unparked);
 	regs->rax = (u64)ipc_syscall_resume(regs);
 	trace_event(sys_exit, regs->error_code, (long)regs->rax);
 	return syscall_exit_to_user_mode(regs);

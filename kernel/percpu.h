@@ -43,6 +43,7 @@ struct cpu_stats {
 	u64 ipc_messages;    /* IPC messages moved here (ipc/endpoint.c), replies included */
 	u64 ipc_fastpath;    /* of them, by the fast path (ipc/fastpath.c) */
 	u64 ipc_handoff;     /* by the slow path, switching straight to the receiver (ipc/endpoint.c) */
+	u64 ipc_unparked;    /* threads parked by the fast path that the scheduler resumed */
 };
 
 struct percpu {

@@ -1,7 +1,7 @@
 /* sched_handoff(): the current thread, about to block, gives its CPU
  * straight to a thread it has just made runnable, without the run queue:
- * the switch of the IPC fast path (ipc/fastpath.c), seL4's
- * switchToThread() after a fastpath call. Linux has no such call; the
+ * the switch of IPC on one CPU (ipc/endpoint.c; in steps, ipc/fastpath.c),
+ * seL4's switchToThread() after a fastpath call. Linux has no such call; the
  * nearest is a wake-up followed by a switch that picks the wakee, which
  * is what the slow path does. */
 #include "sched/rq.h"
@@ -9,7 +9,8 @@
 #include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
 
-bool sched_handoff_ok(struct rq *rq, struct thread *prev, struct thread *next, u32 cpu)
+/* Under rq->lock: may next run here now, instead of everything queued? */
+static bool handoff_ok(struct rq *rq, struct thread *prev, struct thread *next, u32 cpu)
 {
 	if ((u32)next->cpu != cpu || next->on_rq || next->on_cpu ||
 	    READ_ONCE(next->state) != THREAD_SLEEPING)
@@ -23,6 +24,8 @@ bool sched_handoff_ok(struct rq *rq, struct thread *prev, struct thread *next, u
 		return false;
 	if (rt_throttled(rq, next))
 		return false;
+	if (!rq->nr_queued)
+		return true;
 	struct thread *first = rq_first_queued(rq);
 	return !first || first->prio <= next->prio;
 }
@@ -35,7 +38,7 @@ bool sched_handoff(struct thread *next)
 	u32 cpu = raw_smp_processor_id();
 	struct rq *rq = &rqs[cpu];
 	spin_lock(&rq->lock);
-	if (!sched_handoff_ok(rq, prev, next, cpu)) {
+	if (!handoff_ok(rq, prev, next, cpu)) {
 		spin_unlock(&rq->lock);
 		local_irq_enable();
 		preempt_enable_no_resched();
@@ -49,4 +52,29 @@ bool sched_handoff(struct thread *next)
 	context_switch(rq, prev, next);
 	preempt_enable_no_resched();
 	return true;
+}
+
+bool sched_handoff_lock(struct thread *next)
+{
+	struct thread *prev = current_thread();
+	u32 cpu = raw_smp_processor_id();
+	struct rq *rq = &rqs[cpu];
+	spin_lock(&rq->lock);
+	__atomic_store_n(&prev->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+	if (handoff_ok(rq, prev, next, cpu))
+		return true;
+	__atomic_store_n(&prev->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+	spin_unlock(&rq->lock);
+	return false;
+}
+
+void sched_handoff_prepare(struct thread *next)
+{
+	struct thread *prev = current_thread();
+	struct rq *rq = &rqs[raw_smp_processor_id()];
+	preempt_count_add(PREEMPT_DISABLE_OFFSET); /* schedule()'s own */
+	__atomic_store_n(&next->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+	next->on_rq = 1;
+	prev->on_rq = 0;
+	switch_prepare(rq, prev, next);
 }

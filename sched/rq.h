@@ -37,19 +37,12 @@ struct thread *rq_first_queued(struct rq *rq);
 void context_switch(struct rq *rq, struct thread *prev, struct thread *next);
 
 /* context_switch() in its three steps, for a switch that changes stacks
- * its own way (the IPC fast path, ipc/fastpath.c): switch_prepare() does
- * everything before the stacks change (rq->curr, the counters, the count
- * model's switch, CR3, TSS.RSP0, `current`); finish_switch() is the second
- * half, on the thread switched to (finish_switch_irqs_off() leaves IRQs
- * off). */
+ * its own way (sched_handoff_prepare(), for the IPC fast path):
+ * switch_prepare() does everything before the stacks change (rq->curr,
+ * the counters, the count model's switch, CR3, TSS.RSP0, `current`);
+ * finish_switch() is the second half, on the thread switched to
+ * (finish_switch_irqs_off(), sched/sched.h, leaves IRQs off). */
 void switch_prepare(struct rq *rq, struct thread *prev, struct thread *next);
-void finish_switch(struct thread *prev);
-void finish_switch_irqs_off(struct thread *prev);
-
-/* Under rq->lock, IRQs off: may `prev`, about to block, give this CPU
- * straight to `next` (asleep, last run here) ahead of everything queued
- * (sched/handoff.c)? */
-bool sched_handoff_ok(struct rq *rq, struct thread *prev, struct thread *next, u32 cpu);
 
 /* sched/rt.c, from scheduler_tick() with rq->lock held: account the
  * tick to the FIFO band and start or end throttling. */

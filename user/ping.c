@@ -1,6 +1,7 @@
-/* ping [calls=N] [bytes=B] [name=NAME]: calls an echo server (user/pong.c) N times
- * (default 10000) with a B-byte payload (default 0, at most IPC_BUF_MAX),
- * checks every reply, then tells the server to quit and prints
+/* ping [calls=N] [bytes=B] [quit=0|1] [name=NAME]: calls an echo server
+ * (user/pong.c) N times (default 10000) with a B-byte payload (default 0,
+ * at most IPC_BUF_MAX), checks every reply, then tells the server to quit
+ * (unless quit=0: another client still needs it) and prints
  *   ping: N calls of B bytes: X ns per round trip
  * Under clock=icount a nanosecond is an instruction. It talks to the
  * endpoint in its handle 0 when it was given one at spawn (the kernel's
@@ -39,13 +40,14 @@ static u64 now_ns(void)
 
 static int usage(void)
 {
-	dprintf(STDERR_FILENO, "usage: ping [calls=N] [bytes=0..%d] [name=NAME]\n", IPC_BUF_MAX);
+	dprintf(STDERR_FILENO, "usage: ping [calls=N] [bytes=0..%d] [quit=0|1] [name=NAME]\n",
+		IPC_BUF_MAX);
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long calls = 10000, bytes = 0;
+	unsigned long calls = 10000, bytes = 0, quit = 1;
 	const char *name = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "name=", 5)) {
@@ -54,9 +56,10 @@ int main(int argc, char **argv)
 		}
 		int c = parse_option(argv[i], "calls", &calls);
 		int b = c ? 0 : parse_option(argv[i], "bytes", &bytes);
-		if (c < 0 || b < 0)
+		int q = c || b ? 0 : parse_option(argv[i], "quit", &quit);
+		if (c < 0 || b < 0 || q < 0 || quit > 1)
 			return usage();
-		if (!c && !b) {
+		if (!c && !b && !q) {
 			dprintf(STDERR_FILENO, "ping: unknown option '%s'\n", argv[i]);
 			return usage();
 		}
@@ -113,7 +116,8 @@ int main(int argc, char **argv)
 	}
 	u64 t1 = now_ns();
 	m.tag = IPC_TAG(PONG_QUIT, 0);
-	ipc_call(ep, &m, NULL);
+	if (quit)
+		ipc_call(ep, &m, NULL);
 	if (server > 0)
 		wait4(server, NULL, 0, NULL);
 	u64 per = (t1 - t0) * 100 / calls;

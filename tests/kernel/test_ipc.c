@@ -22,6 +22,7 @@
 #include "sched/preempt_mode.h"
 #include "ipc/ipc.h"
 #include "tests/kernel/user_run.h"
+#include "user/pingpong.h"
 #include "uapi/syscall.h"
 #include "uapi/errno.h"
 #include "lib/string.h"
@@ -155,8 +156,10 @@ static void priority_order(struct ktest *t)
 	teardown();
 }
 
-/* ping and pong, pinned; the fast-path count over the run. */
-static u64 pingpong(struct ktest *t, u32 ping_cpu, u32 pong_cpu, const char *calls)
+/* ping and pong, pinned; the fast-path count over the run (and the slow
+ * path's handoffs, if asked). */
+static u64 pingpong_bytes(struct ktest *t, u32 ping_cpu, u32 pong_cpu, const char *calls,
+			  const char *bytes, u64 *handoffs)
 {
 	if (setup(t) < 0)
 		return 0;
@@ -164,11 +167,11 @@ static u64 pingpong(struct ktest *t, u32 ping_cpu, u32 pong_cpu, const char *cal
 	const char *pong_argv[] = { "pong" };
 	char arg[32];
 	snprintf(arg, sizeof(arg), "calls=%s", calls);
-	const char *ping_argv[] = { "ping", arg };
-	u64 before = stat_sum(ipc_fastpath);
+	const char *ping_argv[] = { "ping", arg, bytes };
+	u64 before = stat_sum(ipc_fastpath), hand = stat_sum(ipc_handoff);
 	user_quiet_begin();
 	struct process *server = start("pong", 1, pong_argv, &h, 1, 1UL << pong_cpu);
-	struct process *client = start("ping", 2, ping_argv, &h, 1, 1UL << ping_cpu);
+	struct process *client = start("ping", 3, ping_argv, &h, 1, 1UL << ping_cpu);
 	KT_EXPECT(t, server && client);
 	if (client)
 		KT_EXPECT(t, exited_ok(process_wait(client)));
@@ -176,7 +179,14 @@ static u64 pingpong(struct ktest *t, u32 ping_cpu, u32 pong_cpu, const char *cal
 		KT_EXPECT(t, exited_ok(process_wait(server)));
 	user_quiet_end();
 	teardown();
+	if (handoffs)
+		*handoffs = stat_sum(ipc_handoff) - hand;
 	return stat_sum(ipc_fastpath) - before;
+}
+
+static u64 pingpong(struct ktest *t, u32 ping_cpu, u32 pong_cpu, const char *calls)
+{
+	return pingpong_bytes(t, ping_cpu, pong_cpu, calls, "bytes=0", NULL);
 }
 
 static void fastpath_counted(struct ktest *t)
@@ -191,16 +201,68 @@ static void fastpath_counted(struct ktest *t)
 		u64 fast = pingpong(t, 0, 0, "1000");
 		ktest_diag(t, "mode %s, one CPU: %llu of about 2000 messages by the fast path",
 			   preempt_mode_name(mode), (unsigned long long)fast);
-		/* Each round trip is two handoffs; a tick's request now and
-		 * then sends one down the slow path. */
+		/* Each round trip is two fast-path messages; a tick's request
+		 * now and then sends one down the slow path. */
 		KT_EXPECT_OP(t, fast, >=, 1000);
 	}
 	preempt_mode_set(saved);
+	/* A payload is the slow path's, which still switches straight to
+	 * the partner (its handoff). */
+	u64 hand = 0;
+	u64 fast = pingpong_bytes(t, 0, 0, "300", "bytes=64", &hand);
+	ktest_diag(t, "one CPU, 64 bytes: %llu by the fast path, %llu slow-path handoffs",
+		   (unsigned long long)fast, (unsigned long long)hand);
+	KT_EXPECT_OP(t, fast, <=, 3); /* ping's probe, pong's answer, ping's quit: no payload */
+	KT_EXPECT_OP(t, hand, >=, 300);
 	if (nr_cpus_online < 2)
 		KT_SKIP(t, "one CPU: no cross-CPU case");
 	u64 cross = pingpong(t, 0, 1, "300");
 	ktest_diag(t, "across CPUs 0 and 1: %llu by the fast path", (unsigned long long)cross);
 	KT_EXPECT_EQ(t, cross, 0);
+}
+
+/* A server parked by the fast path (serving a client on its CPU) whose
+ * wait a client on another CPU ends by the slow path: the scheduler
+ * resumes it from its registers (ipc_fastpath_resume), and both clients
+ * get every reply right. */
+static void parked_resumed(struct ktest *t)
+{
+	if (!user_have(t, "ping") || !user_have(t, "pong"))
+		return;
+	if (nr_cpus_online < 2)
+		KT_SKIP(t, "one CPU: no client on another");
+	if (setup(t) < 0)
+		return;
+	int h = 0;
+	const char *pong_argv[] = { "pong" };
+	const char *near_argv[] = { "ping", "calls=40000", "quit=0" };
+	const char *far_argv[] = { "ping", "calls=300", "quit=0" };
+	u64 fast0 = stat_sum(ipc_fastpath), unparked0 = stat_sum(ipc_unparked);
+	user_quiet_begin();
+	struct process *server = start("pong", 1, pong_argv, &h, 1, 1UL << 0);
+	struct process *near = start("ping", 3, near_argv, &h, 1, 1UL << 0);
+	/* The far client once the near one is under way. */
+	u64 end = ktime_get_ns() + 2 * NSEC_PER_SEC;
+	while (stat_sum(ipc_fastpath) - fast0 < 100 && ktime_get_ns() < end)
+		sleep_ns(NSEC_PER_MSEC);
+	struct process *far = start("ping", 3, far_argv, &h, 1, 1UL << 1);
+	KT_EXPECT(t, server && near && far);
+	if (far)
+		KT_EXPECT(t, exited_ok(process_wait(far)));
+	if (near)
+		KT_EXPECT(t, exited_ok(process_wait(near)));
+	kstate->msg.tag = IPC_TAG(PONG_QUIT, 0);
+	if (server) {
+		KT_EXPECT_EQ(t, ipc_send(kstate, ep_of(h), 0, true), 0);
+		KT_EXPECT(t, exited_ok(process_wait(server)));
+	}
+	user_quiet_end();
+	teardown();
+	u64 fast = stat_sum(ipc_fastpath) - fast0, unparked = stat_sum(ipc_unparked) - unparked0;
+	ktest_diag(t, "%llu messages by the fast path; the scheduler resumed a parked thread %llu times",
+		   (unsigned long long)fast, (unsigned long long)unparked);
+	KT_EXPECT_OP(t, fast, >=, 1000);
+	KT_EXPECT_OP(t, unparked, >=, 1);
 }
 
 static void dead_server(struct ktest *t)
@@ -390,6 +452,7 @@ KTEST_SUITE(ipc,
 	    KTEST_CASE(message_and_badge),
 	    KTEST_CASE(priority_order),
 	    KTEST_CASE(fastpath_counted),
+	    KTEST_CASE(parked_resumed),
 	    KTEST_CASE(dead_server),
 	    KTEST_CASE(kill_while_blocked),
 	    KTEST_CASE(handles_not_forged),
