@@ -93,7 +93,7 @@ static void check_switch_count(const char *when)
  * thread in thread_start): release the run-queue lock that the previous
  * thread took on this CPU, and fold its own need-resched state. IRQs stay
  * off: the IPC fast path goes on to SYSRET (ipc/fastpath.c). */
-void finish_switch_irqs_off(struct thread *prev)
+static __always_inline void __finish_switch(struct thread *prev)
 {
 	struct rq *rq = &rqs[raw_smp_processor_id()];
 	check_switch_count("after");
@@ -103,9 +103,14 @@ void finish_switch_irqs_off(struct thread *prev)
 	preempt_fold_need_resched();
 }
 
+void finish_switch_irqs_off(struct thread *prev)
+{
+	__finish_switch(prev);
+}
+
 void finish_switch(struct thread *prev)
 {
-	finish_switch_irqs_off(prev);
+	__finish_switch(prev);
 	local_irq_enable();
 }
 
@@ -139,7 +144,8 @@ void __schedule(int mode)
 	context_switch(rq, prev, next);
 }
 
-void switch_prepare(struct rq *rq, struct thread *prev, struct thread *next)
+static __always_inline void __switch_prepare(struct rq *rq, struct thread *prev,
+					     struct thread *next)
 {
 	rq->curr = next;
 	next->cpu = (int)raw_smp_processor_id();
@@ -164,9 +170,14 @@ void switch_prepare(struct rq *rq, struct thread *prev, struct thread *next)
 	this_cpu_write(current, next);
 }
 
+void switch_prepare(struct rq *rq, struct thread *prev, struct thread *next)
+{
+	__switch_prepare(rq, prev, next);
+}
+
 void context_switch(struct rq *rq, struct thread *prev, struct thread *next)
 {
-	switch_prepare(rq, prev, next);
+	__switch_prepare(rq, prev, next);
 	prev = switch_to(prev, next);
 	finish_switch(prev);
 }
