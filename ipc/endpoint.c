@@ -86,7 +86,7 @@ static void link_reply(struct ipc_state *s, struct ipc_state *c)
  * CPU straight to `to` instead of waking it onto the run queue. A payload
  * or a grant is why most messages come this way rather than by the fast
  * path (ipc/fastpath.c). */
-static bool handoff_ok(const struct ipc_state *s, const struct ipc_state *to)
+static bool ipc_handoff_ok(const struct ipc_state *s, const struct ipc_state *to)
 {
 	const struct thread *me = s->t, *t = to->t;
 	u32 cpu = raw_smp_processor_id();
@@ -137,7 +137,7 @@ long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call)
 		return 0;
 	}
 	link_reply(r, s);
-	bool direct = handoff_ok(s, r);
+	bool direct = ipc_handoff_ok(s, r);
 	if (direct) /* the reply can only come from r, which runs next */
 		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	else
@@ -215,7 +215,7 @@ long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep)
 		return 0;
 	}
 	ipc_enqueue(ep, s, IPC_WAIT_RECV, true);
-	bool direct = c && handoff_ok(s, c);
+	bool direct = c && ipc_handoff_ok(s, c);
 	if (direct) /* a sender would wake s from now on: it is queued */
 		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	else if (c)

@@ -162,18 +162,23 @@ static int cmd_stat(int argc, char **argv)
 		       "LOST: COUNT=racy only, remote bit-31 clears the owner's own update overwrote;\n"
 		       "LAZY: lazy requests made (TIF_NEED_RESCHED_LAZY: no fold, no IPI); LAZY-TCK: promoted by this CPU's tick;\n"
 		       "PRE-IRQ/PRE-ENBL: preemptions at IRQ exit / in preempt_enable(); VOLUNTRY: at cond_resched()/might_resched()\n");
-	u64 msgs = 0, fast = 0, folds = 0;
+	u64 msgs = 0, fast = 0, hand = 0, unparked = 0, folds = 0;
 	for_each_online_cpu(c) {
 		msgs += percpu_area[c].stats.ipc_messages;
 		fast += percpu_area[c].stats.ipc_fastpath;
+		hand += percpu_area[c].stats.ipc_handoff;
+		unparked += percpu_area[c].stats.ipc_unparked;
 		folds += percpu_area[c].stats.folds;
 	}
 	/* Per message in hundredths: every fold since boot over every
 	 * message, so a figure for an IPC-only workload (bench ipc prints
 	 * its own, over its own window). */
 	u64 per = msgs ? folds * 100 / msgs : 0;
-	console_printf("ipc: %llu messages, %llu by the fast path; %llu folds since boot, %llu.%02llu per message\n",
-		       (unsigned long long)msgs, (unsigned long long)fast, (unsigned long long)folds,
+	console_printf("ipc: %llu messages, %llu by the fast path, %llu by the slow path's handoff "
+		       "(%llu parked threads resumed by the scheduler); %llu folds since boot, "
+		       "%llu.%02llu per message\n",
+		       (unsigned long long)msgs, (unsigned long long)fast, (unsigned long long)hand,
+		       (unsigned long long)unparked, (unsigned long long)folds,
 		       (unsigned long long)(per / 100), (unsigned long long)(per % 100));
 	struct console_drv_stats cs;
 	console_drv_stats(&cs);

@@ -1,15 +1,17 @@
 /* bench ipc [calls=N]: the IPC call+reply round trip between two user
  * processes, user/ping.c calling the echo server user/pong.c N times
- * (default 10000), each pinned to a CPU: both on CPU 0 (the fast path,
- * ipc/fastpath.c), then on CPUs 0 and 1 (the slow path: every message a
- * cross-CPU wake-up, with its RESCHEDULE IPI and fold), each with no
- * payload and with 64 bytes. The figure is ping's own, from
- * clock_gettime(); beside it, from the kernel's counters over the run,
- * how many messages took the fast path and how many folds there were per
- * message. Then the notification ping-pong (user/sigpp.c), one CPU and
- * two: the signal-to-wake time. One line per case:
+ * (default 10000), each pinned to a CPU: both on CPU 0 (with no payload,
+ * the fast path, ipc/fastpath.c; with one, the slow path's handoff), then
+ * on CPUs 0 and 1 (the slow path: every message a cross-CPU wake-up, with
+ * its RESCHEDULE IPI and fold), each with no payload and with 64 bytes.
+ * The figure is ping's own, from clock_gettime(); beside it, from the
+ * kernel's counters over the run, how many messages took the fast path
+ * and the slow path's handoff and how many folds there were per message.
+ * Then the notification ping-pong (user/sigpp.c), one CPU and two: the
+ * signal-to-wake time. One line per case:
  *   BENCH ipc model=.. mode=.. smp=.. clock=.. test=call placement=same|cross
- *         bytes=B calls=N ns_per_call=X messages=M fastpath=F folds_per_msg=P
+ *         bytes=B calls=N ns_per_call=X messages=M fastpath=F handoff=H
+ *         folds_per_msg=P
  *   BENCH ipc ... test=notify placement=same|cross rounds=N ns_per_signal=X
  *         folds_per_signal=P */
 #include "kernel/bench/bench.h"
@@ -49,6 +51,7 @@ static int one(u64 calls, u32 ping_cpu, u32 pong_cpu, u32 bytes)
 	struct spawn_args sa = { "pong", 1, pong_argv, NULL, false, 1UL << pong_cpu, k, 1, &h };
 	struct spawn_args ca = { "ping", 3, ping_argv, NULL, false, 1UL << ping_cpu, k, 1, &h };
 	u64 msgs0 = STAT(ipc_messages), fast0 = STAT(ipc_fastpath), folds0 = STAT(folds);
+	u64 hand0 = STAT(ipc_handoff);
 	int err = 0;
 	struct process *server = process_spawn(&sa, &err);
 	int r = server ? bench_run_quiet(&ca) : -1;
@@ -59,6 +62,7 @@ static int one(u64 calls, u32 ping_cpu, u32 pong_cpu, u32 bytes)
 	if (server)
 		process_wait(server);
 	u64 msgs = STAT(ipc_messages) - msgs0, fast = STAT(ipc_fastpath) - fast0;
+	u64 hand = STAT(ipc_handoff) - hand0;
 	u64 folds = STAT(folds) - folds0;
 	ipc_state_destroy(k);
 	if (r)
@@ -72,13 +76,14 @@ static int one(u64 calls, u32 ping_cpu, u32 pong_cpu, u32 bytes)
 	const char *where = ping_cpu == pong_cpu ? "same" : "cross";
 	bench_context(ctx, sizeof(ctx));
 	console_printf("bench ipc: %s CPU%s, %u bytes: %s ns per call+reply (%llu messages, "
-		       "%llu by the fast path, %s folds per message)\n",
+		       "%llu by the fast path, %llu by the slow path's handoff, %s folds per message)\n",
 		       ping_cpu == pong_cpu ? "one" : "across", ping_cpu == pong_cpu ? "" : "s", bytes,
-		       ns, (unsigned long long)msgs, (unsigned long long)fast, per);
+		       ns, (unsigned long long)msgs, (unsigned long long)fast,
+		       (unsigned long long)hand, per);
 	console_printf("BENCH ipc %s test=call placement=%s bytes=%u calls=%llu ns_per_call=%s messages=%llu "
-		       "fastpath=%llu folds_per_msg=%s\n", ctx, where, bytes,
+		       "fastpath=%llu handoff=%llu folds_per_msg=%s\n", ctx, where, bytes,
 		       (unsigned long long)calls, ns, (unsigned long long)msgs,
-		       (unsigned long long)fast, per);
+		       (unsigned long long)fast, (unsigned long long)hand, per);
 	return 0;
 }
 

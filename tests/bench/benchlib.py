@@ -98,7 +98,7 @@ NUMERIC = {"smp", "cpu", "iters", "ns_per_pair", "ns_per_irq", "interval_us",
            "W", "p", "ops", "ns_per_op", "ops_per_sec", "roundtrips",
            "ns_per_roundtrip", "bytes", "ns_per_copy", "calls", "ns_per_call",
            "min_ns", "avg_ns", "max_ns", "groups", "fds", "depth", "ns",
-           "invol_per_op", "vol_per_op", "tick_ns", "messages", "fastpath",
+           "invol_per_op", "vol_per_op", "tick_ns", "messages", "fastpath", "handoff",
            "folds_per_msg", "rounds", "ns_per_signal", "folds_per_signal",
            "prio", "samples", "mean_ns"}
 INT_LISTS = {"counts", "cpus"}

@@ -65,6 +65,13 @@ def is_local_label(name: str) -> bool:
     return not GCC_SUFFIX_RE.search(name)
 
 
+# The lower half of the canonical address space (SDM Vol. 1, 3.3.7.1,
+# 48-bit linear addresses): a user program's, never the kernel's; all of
+# it counts as one function, USER.
+USER_HALF_END = 1 << 47
+USER = "(user)"
+
+
 class Symbols:
     """Text symbols of an `nm -n` listing: address -> function."""
 
@@ -90,6 +97,8 @@ class Symbols:
         return cls(out)
 
     def function(self, pc: int) -> str:
+        if pc < USER_HALF_END:
+            return USER
         i = bisect.bisect_right(self.addrs, pc) - 1
         return self.names[i] if i >= 0 else f"?{pc:#x}"
 
@@ -130,6 +139,22 @@ def windows_from_entry(pcs: list[int], fns: list[str], start_pc: int,
             if pc != end_entry:
                 out.append((start, i))
             start = None
+    return out
+
+
+def windows_between(pcs: list[int], mark_pc: int, step: int, inner_pc: int,
+                    inner: int) -> list[tuple[int, int]]:
+    """[i, j): from one instruction at mark_pc to the step-th next, for
+    every step-th mark; kept only if inner_pc runs exactly `inner` times in
+    it (an IPC round trip is two fast-path switches, mark_pc, and two
+    attempts, inner_pc: a window with a slow-path message in it has more
+    attempts than switches, and is left out)."""
+    marks = [i for i, pc in enumerate(pcs) if pc == mark_pc]
+    out = []
+    for k in range(0, len(marks) - step, step):
+        lo, hi = marks[k], marks[k + step]
+        if sum(1 for i in range(lo, hi) if pcs[i] == inner_pc) == inner:
+            out.append((lo, hi))
     return out
 
 

@@ -9,12 +9,19 @@ from __future__ import annotations
 import fnmatch
 
 STAGES = [
+    # User mode (execlog.USER): the benchmark's programs.
+    ("user", ["(user)"]),
     # Taking and dropping locks, whoever does it.
     ("locks", ["*spin_lock*", "*spin_unlock*", "*spin_trylock*", "lockdep_*"]),
     # Interrupt entry and exit: the stub, the register save and restore
     # (arch/x86_64/entry.asm), deciding the exit (irqentry_exit).
     ("entry/exit", ["vector_stub_*", "common_entry", "error_entry", "irqentry_*",
-                    "restore_*", "irq_return*"]),
+                    "restore_*", "irq_return*", "entry_SYSCALL_64*", "do_syscall_64",
+                    "syscall_exit_to_user_mode", "exit_to_user_mode", "swapgs_*"]),
+    # IPC: the fast path's checks and message, the slow path's operations.
+    ("ipc", ["ipc_*", "sys_ipc_*", "deliver", "transfer", "load_msg", "handle_lookup",
+             "do_send", "recv_queued", "reply_locked", "link_reply", "lookup_ep",
+             "switch_or_wake", "current_process"]),
     # Finding the handler and acknowledging the interrupt.
     ("dispatch", ["irq_dispatch", "handle_irq", "apic_*", "lapic_*", "x2apic_*",
                   "xapic_*"]),
@@ -28,11 +35,13 @@ STAGES = [
                  "resched_curr*", "complete*", "activate*", "check_preempt*"]),
     # Deciding to switch and choosing the next thread.
     ("schedule", ["schedule", "__schedule", "preempt_schedule*", "pick_next*",
+                  "sched_handoff*", "handoff_ok*",
                   "rq_first_queued", "dequeue*", "__might_sleep", "might_resched",
                   "cond_resched", "preempt_count_*", "*_cond_resched"]),
     # The switch itself: stacks, address space, TSS.RSP0, the count fold.
-    ("switch", ["context_switch", "switch_to", "finish_switch", "switch_mm*",
-                "kernel_cr3", "tss_set_rsp0", "thread_start"]),
+    ("switch", ["context_switch", "switch_to*", "finish_switch*", "switch_prepare",
+                "switch_mm*", "kernel_cr3", "tss_set_rsp0", "tss_load_io_bitmap",
+                "thread_start"]),
     # Waiting: queueing on a wait queue and blocking.
     ("wait", ["wait_for_completion*", "prepare_to_wait*", "finish_wait*",
               "sleep_until*", "do_sleep_until", "sleep_ns", "wait_event*"]),
