@@ -66,8 +66,8 @@ def is_local_label(name: str) -> bool:
 
 
 # The lower half of the canonical address space (SDM Vol. 1, 3.3.7.1,
-# 48-bit linear addresses): a user program's, never the kernel's; all of
-# it counts as one function, USER.
+# 48-bit linear addresses): below the kernel's first symbol, a user
+# program's; all of it counts as one function, USER.
 USER_HALF_END = 1 << 47
 USER = "(user)"
 
@@ -97,10 +97,10 @@ class Symbols:
         return cls(out)
 
     def function(self, pc: int) -> str:
-        if pc < USER_HALF_END:
-            return USER
         i = bisect.bisect_right(self.addrs, pc) - 1
-        return self.names[i] if i >= 0 else f"?{pc:#x}"
+        if i >= 0:
+            return self.names[i]
+        return USER if pc < USER_HALF_END else f"?{pc:#x}"
 
     def address(self, name: str) -> int:
         if name not in self.by_name:

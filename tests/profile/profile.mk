@@ -3,7 +3,7 @@
 # A Makefile fragment, included by the root Makefile; the work is done by
 # tests/profile/run-profile (see its --help). Names start with PROFILE_.
 #
-#   make profile                         both paths (timer, ctxsw), folded/full
+#   make profile                         the three paths (timer, ctxsw, ipc), folded/full
 #   make profile PROFILE=timer           one path
 #   make profile PROFILE_BUILD="PREEMPT=none COUNT=ti" PROFILE_N=100
 #   make profile-test                    the self-test, then each path twice:
@@ -15,7 +15,7 @@
 # each path's stage table beside the committed ones of tests/profile/history/
 # (one per change that moved the figures), with the differences.
 
-PROFILE       ?= timer ctxsw
+PROFILE       ?= timer ctxsw ipc
 PROFILE_N     ?=
 PROFILE_BUILD ?=
 PROFILE_OUT   := $(or $(BUILD),build)/profile

@@ -53,8 +53,25 @@ def timer_profile(lines: list[str]) -> execlog.Profile:
     return execlog.attribute(prof, fns, spans, stages.stage_of)
 
 
+def ipc_windows(pcs: list[int]) -> list[tuple[int, int]]:
+    # 0x1200 plays ipc_fastpath_finish (a switch), 0x1100 ipc_fastpath (an
+    # attempt): windows from a switch to the next but one, two attempts in
+    # each.
+    return execlog.windows_between(pcs, 0x1200, 2, 0x1100, 2)
+
+
 def checks():
     syms = execlog.Symbols.from_nm(SYMS.splitlines())
+    yield ("below the first symbol, the lower half is user code",
+           syms.function(0x800) == execlog.USER and syms.function(0x1000) == "vector_stub_32")
+    # Two fast round trips, then one with a third attempt (a slow-path
+    # message), then a fast one again.
+    rt = [0x1200, 0x400000, 0x1100, 0x1200, 0x400000, 0x1100]
+    pcs = rt + rt + [0x1200, 0x400000, 0x1100, 0x1100, 0x1200, 0x400000, 0x1100] + rt + [0x1200]
+    w = ipc_windows(pcs)
+    yield ("IPC windows: a round trip from a switch to the next but one; one with "
+           "a slow-path attempt in it is left out",
+           w == [(0, 6), (6, 12), (19, 25)])
     yield ("NASM local labels count for the function before them",
            syms.function(0x1059) == "error_entry" and syms.function(0x105a) == "error_entry")
     yield ("GCC's split-off parts are functions of their own",
