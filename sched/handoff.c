@@ -10,7 +10,8 @@
 #include "arch/x86_64/cpu.h"
 
 /* Under rq->lock: may next run here now, instead of everything queued? */
-static bool handoff_ok(struct rq *rq, struct thread *prev, struct thread *next, u32 cpu)
+static __always_inline bool handoff_ok(struct rq *rq, struct thread *prev, struct thread *next,
+				       u32 cpu)
 {
 	if ((u32)next->cpu != cpu || next->on_rq || next->on_cpu ||
 	    READ_ONCE(next->state) != THREAD_SLEEPING)
