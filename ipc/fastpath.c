@@ -38,7 +38,7 @@
  *   - the partner last ran on another CPU or may not run on this one (a
  *     cross-CPU message: the wake-up sends the RESCHEDULE IPI there, which
  *     is what fold teaches), or its priority is below the sender's;
- *   - under the run-queue lock (sched_handoff_ok()): a thread queued here
+ *   - under the run-queue lock (sched_handoff_lock()): a thread queued here
  *     outranks the partner, the user FIFO band is throttled, or the
  *     partner is not asleep off every run queue (a kill woke it).
  * The slow path may still switch straight to a partner on this CPU (its
@@ -86,9 +86,8 @@ static __always_inline void move_words(const struct pt_regs *regs, struct ipc_st
 }
 
 /* The partner, if this call can take the fast path (under ipc_lock). */
-static __always_inline struct ipc_state *call_partner(struct ipc_state *s, struct endpoint *ep)
+static __always_inline struct ipc_state *call_partner(struct endpoint *ep)
 {
-	(void)s;
 	if (!ep->queue_recv || list_empty(&ep->queue))
 		return NULL;
 	struct ipc_state *r = list_first_entry(&ep->queue, struct ipc_state, node);
@@ -122,9 +121,13 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	u32 cpu = raw_smp_processor_id();
 
 	spin_lock(&ipc_lock);
-	struct ipc_state *to = call ? call_partner(s, ep) : reply_partner(s, ep);
+	struct ipc_state *to = call ? call_partner(ep) : reply_partner(s, ep);
+	/* The partner's CPU read here is a hint (a cross-CPU message leaves
+	 * without touching the run queue); sched_handoff_lock() checks it
+	 * again under the lock. */
 	if (!to || (call && !ep->receivers) || to->t->prio < me->prio ||
-	    !(to->t->allowed_cpus & (1UL << cpu)) || !sched_handoff_lock(to->t))
+	    READ_ONCE(to->t->cpu) != (int)cpu || !(to->t->allowed_cpus & (1UL << cpu)) ||
+	    !sched_handoff_lock(to->t))
 		goto out_ipc;
 
 	/* Committed. The message, and who waits for what next. */
