@@ -175,7 +175,7 @@ static int cmd_stat(int argc, char **argv)
 	 * its own, over its own window). */
 	u64 per = msgs ? folds * 100 / msgs : 0;
 	console_printf("ipc: %llu messages, %llu by the fast path, %llu by the slow path's handoff "
-		       "(%llu parked threads resumed by the scheduler); %llu folds since boot, "
+		       "(parked threads the scheduler resumed: %llu); %llu folds since boot, "
 		       "%llu.%02llu per message\n",
 		       (unsigned long long)msgs, (unsigned long long)fast, (unsigned long long)hand,
 		       (unsigned long long)unparked, (unsigned long long)folds,

@@ -259,7 +259,7 @@ static void parked_resumed(struct ktest *t)
 	user_quiet_end();
 	teardown();
 	u64 fast = stat_sum(ipc_fastpath) - fast0, unparked = stat_sum(ipc_unparked) - unparked0;
-	ktest_diag(t, "%llu messages by the fast path; the scheduler resumed a parked thread %llu times",
+	ktest_diag(t, "%llu messages by the fast path; parked threads the scheduler resumed: %llu",
 		   (unsigned long long)fast, (unsigned long long)unparked);
 	KT_EXPECT_OP(t, fast, >=, 1000);
 	KT_EXPECT_OP(t, unparked, >=, 1);
