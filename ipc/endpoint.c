@@ -90,9 +90,7 @@ static bool ipc_handoff_ok(const struct ipc_state *s, const struct ipc_state *to
 {
 	const struct thread *me = s->t, *t = to->t;
 	u32 cpu = raw_smp_processor_id();
-	if (READ_ONCE(t->cpu) != (int)cpu || !(t->allowed_cpus & (1UL << cpu)))
-		return false;
-	if (t->prio < me->prio)
+	if (!ipc_partner_here(me, t, cpu))
 		return false;
 	if (READ_ONCE(me->flags) & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY | _TIF_SIGPENDING))
 		return false;

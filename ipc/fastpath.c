@@ -125,8 +125,7 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	/* The partner's CPU read here is a hint (a cross-CPU message leaves
 	 * without touching the run queue); sched_handoff_lock() checks it
 	 * again under the lock. */
-	if (!to || (call && !ep->receivers) || to->t->prio < me->prio ||
-	    READ_ONCE(to->t->cpu) != (int)cpu || !(to->t->allowed_cpus & (1UL << cpu)) ||
+	if (!to || (call && !ep->receivers) || !ipc_partner_here(me, to->t, cpu) ||
 	    !sched_handoff_lock(to->t))
 		goto out_ipc;
 

@@ -21,6 +21,7 @@
 #include "lib/list.h"
 #include "kernel/spinlock.h"
 #include "uapi/ipc.h"
+#include "sched/thread.h"
 
 struct process;
 struct thread;
@@ -98,6 +99,16 @@ struct ipc_state {
 };
 
 extern struct spinlock ipc_lock;
+
+/* May `me`, sending to t, give this CPU straight to t (the fast path, or
+ * the slow path's handoff)? t last ran here and may run here, and its
+ * priority is no lower than me's. The CPU is a hint read under ipc_lock;
+ * the run-queue lock's check (sched/handoff.c) is the one that counts. */
+static inline bool ipc_partner_here(const struct thread *me, const struct thread *t, u32 cpu)
+{
+	return READ_ONCE(t->cpu) == (int)cpu && (t->allowed_cpus & (1UL << cpu)) &&
+	       t->prio >= me->prio;
+}
 
 /* ipc/object.c */
 struct ipc_state *ipc_state_create(struct process *p, struct thread *t);
