@@ -52,6 +52,7 @@
 #include "kernel/trace.h"
 #include "kernel/entry/common.h"
 #include "sched/sched.h"
+#include "sched/handoff.h"
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/switch.h"
 #include "uapi/syscall.h"

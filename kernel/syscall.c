@@ -44,27 +44,6 @@ static const syscall_fn sys_call_table[NR_SYSCALLS] = {
 	[__NR_console_register] = sys_console_register,
 };
 
-/* May this return use SYSRET? It restores RIP from RCX and RFLAGS from
- * R11 and loads fixed selectors, so the frame must say exactly that: a
- * frame changed on the way (a new process's, a signal's) needs IRETQ.
- * And RIP must be canonical: Intel's SYSRET checks RCX only after it has
- * switched to ring 3's privilege... and raises the #GP in ring 0, on the
- * user's stack and GS (CVE-2012-0217; SDM Vol. 2B SYSRET, "If RCX is not
- * canonical ... #GP(0)"). IRETQ checks before it leaves, and a fault there
- * is a fault of the process (arch/x86_64/traps.c, bad_iret). RF and TF
- * would be dropped or misapplied by SYSRET; Linux returns by IRET for them
- * too (arch/x86/entry/common.c, do_syscall_64). */
-static bool sysret_ok(const struct pt_regs *regs)
-{
-	if (regs->rcx != regs->rip || regs->r11 != regs->rflags)
-		return false;
-	if (regs->cs != USER_CS || regs->ss != USER_DS)
-		return false;
-	if (regs->rip >= USER_TOP) /* the user half is canonical below it */
-		return false;
-	return !(regs->r11 & (X86_EFLAGS_RF | X86_EFLAGS_TF));
-}
-
 bool do_syscall_64(struct pt_regs *regs)
 {
 	local_irq_enable();
@@ -78,13 +57,4 @@ bool do_syscall_64(struct pt_regs *regs)
 	trace_event(sys_exit, nr, ret);
 	regs->rax = (u64)ret;
 	return syscall_exit_to_user_mode(regs);
-}
-
-bool syscall_exit_to_user_mode(struct pt_regs *regs)
-{
-	exit_to_user_mode(regs);
-	if (sysret_ok(regs))
-		return true;
-	this_cpu_stat_inc(sysret_via_iret);
-	return false;
 }

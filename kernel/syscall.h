@@ -6,14 +6,46 @@
 #ifndef FOLD_KERNEL_SYSCALL_H
 #define FOLD_KERNEL_SYSCALL_H
 #include "lib/types.h"
+#include "kernel/entry/common.h"
+#include "kernel/percpu.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/gdt.h"
+#include "uapi/layout.h"
 
-struct pt_regs;
 /* From entry_SYSCALL_64 with IRQs off: the call, then exit_to_user_mode().
  * True if the return may use SYSRET (see kernel/syscall.c). */
 bool do_syscall_64(struct pt_regs *regs);
+/* May this return use SYSRET? It restores RIP from RCX and RFLAGS from
+ * R11 and loads fixed selectors, so the frame must say exactly that: a
+ * frame changed on the way (a new process's, a signal's) needs IRETQ.
+ * And RIP must be canonical: Intel's SYSRET checks RCX only after it has
+ * switched to ring 3's privilege... and raises the #GP in ring 0, on the
+ * user's stack and GS (CVE-2012-0217; SDM Vol. 2B SYSRET, "If RCX is not
+ * canonical ... #GP(0)"). IRETQ checks before it leaves, and a fault there
+ * is a fault of the process (arch/x86_64/traps.c, bad_iret). RF and TF
+ * would be dropped or misapplied by SYSRET; Linux returns by IRET for them
+ * too (arch/x86/entry/common.c, do_syscall_64). */
+static __always_inline bool sysret_ok(const struct pt_regs *regs)
+{
+	if (regs->rcx != regs->rip || regs->r11 != regs->rflags)
+		return false;
+	if (regs->cs != USER_CS || regs->ss != USER_DS)
+		return false;
+	if (regs->rip >= USER_TOP) /* the user half is canonical below it */
+		return false;
+	return !(regs->r11 & (X86_EFLAGS_RF | X86_EFLAGS_TF));
+}
+
 /* The end of every system call, with regs->rax set: exit_to_user_mode(),
  * then whether SYSRET may return (the IPC fast path's too). */
-bool syscall_exit_to_user_mode(struct pt_regs *regs);
+static __always_inline bool syscall_exit_to_user_mode(struct pt_regs *regs)
+{
+	exit_to_user_mode(regs);
+	if (likely(sysret_ok(regs)))
+		return true;
+	this_cpu_stat_inc(sysret_via_iret);
+	return false;
+}
 
 #define SYSCALL_ARGS u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5
 typedef long (*syscall_fn)(SYSCALL_ARGS);

@@ -65,17 +65,8 @@ int sched_setscheduler(struct thread *t, int prio);
  * if it may run here now. False (nothing done) if not: wake it instead.
  * True once the current thread runs again. */
 bool sched_handoff(struct thread *next);
-/* The same switch in steps, for the IPC fast path (ipc/fastpath.c),
- * which changes stacks its own way; IRQs off throughout.
- * sched_handoff_lock(): take this CPU's run-queue lock and, with the
- * current thread marked SLEEPING, check sched_handoff()'s conditions;
- * false (lock dropped, the thread RUNNING again) if they do not hold.
- * sched_handoff_prepare(): under that lock, make next current and do all
- * a switch does before the stacks change, leaving the count where a
- * switch has it (SWITCH_PREEMPT_COUNT). The thread switched to then calls
- * finish_switch_irqs_off(prev), which drops the lock. */
-bool sched_handoff_lock(struct thread *next);
-void sched_handoff_prepare(struct thread *next);
+/* The same switch in steps, for the IPC fast path: sched/handoff.h. The
+ * thread switched to ends it with finish_switch_irqs_off(prev). */
 void finish_switch_irqs_off(struct thread *prev);
 /* The same, then IRQs on: the end of every switch but the fast path's. */
 void finish_switch(struct thread *prev);

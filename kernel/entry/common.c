@@ -17,29 +17,15 @@
 #include "arch/x86_64/cpu.h"
 #include "uapi/syscall.h"
 
-/* What the count must be when user code runs: nothing disabled, and, in
- * a model that folds, no folded request (one would have been acted on
- * in the loop, with IRQs off since). The racy model's remote writes may
- * clear bit 31 at any time, so it is exempt from the second half. */
-static void check_user_count(void)
+void exit_to_user_mode_bad_count(u32 raw)
 {
-	u32 raw = preempt_count_raw();
-	bool ok = preempt_count() == 0;
-#if PREEMPT_FOLDS_RESCHED && PREEMPT_IPI_FOLDS
-	ok = ok && raw == PREEMPT_ENABLED;
-#endif
-	if (unlikely(!ok)) {
-		report_bug("return to user mode with preempt count 0x%x (expected 0x%x)",
-			   raw, PREEMPT_ENABLED);
-		preempt_count_set(PREEMPT_ENABLED);
-	}
+	report_bug("return to user mode with preempt count 0x%x (expected 0x%x)", raw,
+		   PREEMPT_ENABLED);
+	preempt_count_set(PREEMPT_ENABLED);
 }
 
-void exit_to_user_mode(struct pt_regs *regs)
+void exit_to_user_mode_loop(struct thread *t)
 {
-	(void)regs;
-	struct thread *t = current_thread();
-	local_irq_disable();
 	for (;;) {
 		u64 work = READ_ONCE(t->flags) & EXIT_TO_USER_MODE_WORK;
 		if (!work)
@@ -55,5 +41,4 @@ void exit_to_user_mode(struct pt_regs *regs)
 			schedule(); /* clears both */
 		local_irq_disable();
 	}
-	check_user_count();
 }

@@ -4,6 +4,10 @@
 #define FOLD_KERNEL_ENTRY_COMMON_H
 #include "lib/types.h"
 #include "arch/x86_64/regs.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+#include "sched/sched.h"
 
 /* The thread flags that keep a thread from returning to ring 3 until
  * they are handled. Either reschedule flag: user space is where a lazy
@@ -15,9 +19,38 @@ static inline bool user_mode(const struct pt_regs *regs)
 	return (regs->cs & 3) == 3;
 }
 
-/* Before every return to ring 3, with IRQs on or off: loops until no work
- * is left, returns with IRQs off. May not return (a fatal signal). */
-void exit_to_user_mode(struct pt_regs *regs);
+/* The work loop (kernel/entry/common.c): entered with IRQs off and work
+ * pending, returns with IRQs off and none left. May not return (a fatal
+ * signal). */
+void exit_to_user_mode_loop(struct thread *t);
+/* Reports a count that is wrong for user mode and sets it right. */
+void exit_to_user_mode_bad_count(u32 raw);
+
+/* Before every return to ring 3, with IRQs on or off: the work loop if
+ * any flag asks for it, returns with IRQs off. Inline, as Linux's
+ * exit_to_user_mode_prepare() is: the common case is one test of the
+ * flags, on every system call and every interrupt from user mode.
+ *
+ * Then what the count must be when user code runs: nothing disabled,
+ * and, in a model that folds, no folded request (one would have been
+ * acted on in the loop, with IRQs off since). The racy model's remote
+ * writes may clear bit 31 at any time, so it is exempt from the second
+ * half. */
+static __always_inline void exit_to_user_mode(struct pt_regs *regs)
+{
+	(void)regs;
+	struct thread *t = current_thread();
+	local_irq_disable();
+	if (unlikely(READ_ONCE(t->flags) & EXIT_TO_USER_MODE_WORK))
+		exit_to_user_mode_loop(t);
+#if PREEMPT_FOLDS_RESCHED && PREEMPT_IPI_FOLDS
+	bool ok = preempt_count_raw() == PREEMPT_ENABLED; /* count 0 and nothing folded */
+#else
+	bool ok = preempt_count() == 0;
+#endif
+	if (unlikely(!ok))
+		exit_to_user_mode_bad_count(preempt_count_raw());
+}
 
 /* A new user thread's first return (arch/x86_64/entry.asm). */
 __noreturn void ret_to_user(struct pt_regs *regs);

@@ -1,0 +1,68 @@
+/* sched_handoff() in steps, inline, for the IPC fast path (ipc/fastpath.c),
+ * which changes stacks its own way; IRQs off throughout. Inline because
+ * the fast path is where a call's prologue, its spills and its epilogue
+ * are a tenth of the cost (README, IPC): both steps run once per message.
+ *
+ * sched_handoff_lock(): take this CPU's run-queue lock and, with the
+ * current thread marked SLEEPING, check sched_handoff()'s conditions;
+ * false (lock dropped, the thread RUNNING again) if they do not hold.
+ * sched_handoff_prepare(): under that lock, make next current and do all
+ * a switch does before the stacks change, leaving the count where a
+ * switch has it (SWITCH_PREEMPT_COUNT). The thread switched to then calls
+ * finish_switch_irqs_off(prev) (sched/sched.h), which drops the lock. */
+#ifndef FOLD_SCHED_HANDOFF_H
+#define FOLD_SCHED_HANDOFF_H
+
+#include "sched/rq.h"
+#include "kernel/preempt.h"
+#include "kernel/percpu.h"
+
+/* Under rq->lock: may next run here now, instead of everything queued? */
+static __always_inline bool handoff_ok(struct rq *rq, struct thread *prev, struct thread *next,
+				       u32 cpu)
+{
+	if ((u32)next->cpu != cpu || next->on_rq || next->on_cpu ||
+	    READ_ONCE(next->state) != THREAD_SLEEPING)
+		return false; /* woken meanwhile (a kill), or not asleep here */
+	if (READ_ONCE(prev->state) != THREAD_SLEEPING)
+		return false; /* prev was woken meanwhile: it does not block */
+	/* A request for prev (made before IRQs went off) is the scheduler's
+	 * to serve: its folded bit would otherwise pass to next, whose own
+	 * flags say nothing of it. */
+	if (READ_ONCE(prev->flags) & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY))
+		return false;
+	if (rt_throttled(rq, next))
+		return false;
+	/* Only a FIFO thread can outrank next: every queued normal thread
+	 * has PRIO_NORMAL, the lowest priority there is (sched/thread.h). */
+	if (list_empty(&rq->fifo))
+		return true;
+	struct thread *first = rq_first_queued(rq);
+	return !first || first->prio <= next->prio;
+}
+
+static __always_inline bool sched_handoff_lock(struct thread *next)
+{
+	struct thread *prev = current_thread();
+	u32 cpu = raw_smp_processor_id();
+	struct rq *rq = &rqs[cpu];
+	spin_lock(&rq->lock);
+	__atomic_store_n(&prev->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+	if (handoff_ok(rq, prev, next, cpu))
+		return true;
+	__atomic_store_n(&prev->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+	spin_unlock(&rq->lock);
+	return false;
+}
+
+static __always_inline void sched_handoff_prepare(struct thread *next)
+{
+	struct thread *prev = current_thread();
+	struct rq *rq = &rqs[raw_smp_processor_id()];
+	preempt_count_add(PREEMPT_DISABLE_OFFSET); /* schedule()'s own */
+	__atomic_store_n(&next->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+	next->on_rq = 1;
+	prev->on_rq = 0;
+	switch_prepare(rq, prev, next);
+}
+#endif
