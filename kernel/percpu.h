@@ -14,6 +14,7 @@
 
 struct thread;
 struct pt_regs;
+struct tss;
 
 /* Counters shown by the shell's `stat` and asserted by the tests. Only the
  * owning CPU writes them (plain increments), others only read. */
@@ -62,6 +63,8 @@ struct percpu {
 	u64 user_rsp;              /* the syscall entry's scratch: the user's RSP */
 	struct pt_regs *irq_regs;  /* the interrupted registers, in an IRQ handler */
 	u32 in_nmi;                /* in do_nmi's printing part (kernel/printk.c) */
+	struct tss *tss;           /* this CPU's TSS (arch/x86_64/gdt.h) */
+	u64 io_bitmap_seq;         /* the I/O bit map this CPU's TSS holds (0: none) */
 	struct cpu_stats stats;
 } __aligned(64);
 

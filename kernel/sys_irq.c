@@ -51,8 +51,11 @@ long sys_ioperm(SYSCALL_ARGS)
 		else
 			mm->io_bitmap[port / 8] |= (u8)(1U << (port % 8));
 	}
+	/* The map's new version: every CPU that switches to this process
+	 * copies it in (its TSS holds another number), this one now. */
 	u64 f = local_irq_save();
-	tss_load_io_bitmap(mm->io_bitmap);
+	__atomic_store_n(&mm->io_bitmap_seq, io_bitmap_next_seq(), __ATOMIC_RELEASE);
+	tss_load_io_bitmap(mm->io_bitmap, mm->io_bitmap_seq);
 	local_irq_restore(f);
 	pr_info("ioperm: %s[%d] %s ports %#llx-%#llx\n", p->name, p->pid, a2 ? "takes" : "gives up",
 		(unsigned long long)from, (unsigned long long)(from + num - 1));

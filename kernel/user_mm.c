@@ -118,14 +118,6 @@ void mm_destroy(struct mm *mm)
 	kfree(mm);
 }
 
-void switch_mm_irqs_off(struct thread *next)
-{
-	u64 cr3 = next->mm ? next->mm->cr3 : kernel_cr3();
-	if (read_cr3() != cr3)
-		write_cr3(cr3);
-	tss_load_io_bitmap(next->mm ? next->mm->io_bitmap : NULL); /* ioperm()'s ports */
-}
-
 void kthread_use_mm(struct mm *mm)
 {
 	u64 f = local_irq_save();

@@ -6,12 +6,17 @@
 #ifndef FOLD_KERNEL_USER_MM_H
 #define FOLD_KERNEL_USER_MM_H
 #include "lib/types.h"
+#include "sched/thread.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/gdt.h"
+#include "arch/x86_64/vm.h"
 
 struct mm {
 	u64 *pgd;           /* the PML4, through the direct map */
 	u64 cr3;            /* its physical address, what CR3 holds */
 	u64 pages;          /* user pages mapped */
 	u8 *io_bitmap;      /* ioperm()'s I/O permission bit map, or NULL */
+	u64 io_bitmap_seq;  /* its version (arch/x86_64/gdt.h), 0 while NULL */
 };
 
 /* User mappings: read is implied; these add write and execute. */
@@ -29,9 +34,17 @@ bool mm_is_mapped(struct mm *mm, u64 va);
 void mm_destroy(struct mm *mm);             /* must not be loaded anywhere */
 
 /* CR3 at a context switch: the next thread's address space, or the
- * kernel's for a kernel thread (IRQs off; sched/core.c). */
-struct thread;
-void switch_mm_irqs_off(struct thread *next);
+ * kernel's for a kernel thread, and the I/O bit map that goes with it
+ * (IRQs off; sched/core.c). Inline: every switch runs it. */
+static __always_inline void switch_mm_irqs_off(struct thread *next)
+{
+	struct mm *mm = next->mm;
+	u64 cr3 = mm ? mm->cr3 : kernel_cr3();
+	if (read_cr3() != cr3)
+		write_cr3(cr3);
+	tss_load_io_bitmap(mm ? mm->io_bitmap : NULL,
+			   mm ? __atomic_load_n(&mm->io_bitmap_seq, __ATOMIC_ACQUIRE) : 0);
+}
 /* A kernel thread borrowing an address space (Linux's kthread_use_mm),
  * for benchmarks and tests of user access from the kernel. */
 void kthread_use_mm(struct mm *mm);

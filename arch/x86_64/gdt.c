@@ -23,19 +23,6 @@
 #include "kernel/mm.h"
 #include "kernel/panic.h"
 
-struct tss {
-	u32 reserved0;
-	u64 rsp[3];
-	u64 reserved1;
-	u64 ist[7];
-	u64 reserved2;
-	u16 reserved3;
-	u16 iomap_base;
-	u8 io_bitmap[IO_BITMAP_BYTES + 1]; /* + the 0xff byte past the map */
-} __packed;
-
-#define IOMAP_VALID ((u16)__builtin_offsetof(struct tss, io_bitmap))
-#define IOMAP_INVALID ((u16)sizeof(struct tss)) /* past the limit: no port */
 
 struct gdt_ptr {
 	u16 limit;
@@ -46,8 +33,7 @@ struct gdt_ptr {
  * user code, TSS (16 bytes: a system descriptor is two slots). */
 static u64 gdt[MAX_CPUS][8] __aligned(16);
 static struct tss tss[MAX_CPUS] __aligned(16);
-/* The map each CPU's TSS holds now (NULL: none, iomap_base invalid). */
-static const u8 *io_bitmap_loaded[MAX_CPUS];
+static u64 io_bitmap_sequence;
 
 void gdt_init_cpu(u32 cpu)
 {
@@ -73,6 +59,8 @@ void gdt_init_cpu(u32 cpu)
 	t->iomap_base = IOMAP_INVALID; /* no process's ports yet */
 	t->io_bitmap[IO_BITMAP_BYTES] = 0xff;
 	t->rsp[0] = 0;              /* set at each switch to a user thread */
+	per_cpu(tss, cpu) = t;
+	per_cpu(io_bitmap_seq, cpu) = 0; /* iomap_base invalid: no map */
 
 	struct gdt_ptr p = { sizeof(gdt[cpu]) - 1, (u64)g };
 	__asm__ __volatile__("lgdt %0\n\t"
@@ -91,25 +79,20 @@ void gdt_init_cpu(u32 cpu)
 			     : "rax", "memory");
 }
 
-void tss_set_rsp0(u64 top)
+u64 io_bitmap_next_seq(void)
 {
-	tss[this_cpu_read(cpu)].rsp[0] = top;
-	this_cpu_write(top_of_stack, top);
+	return __atomic_add_fetch(&io_bitmap_sequence, 1, __ATOMIC_RELAXED);
 }
 
-void tss_load_io_bitmap(const u8 *bitmap)
+void __tss_load_io_bitmap(const u8 *bitmap, u64 seq)
 {
-	u32 cpu = this_cpu_read(cpu);
-	if (bitmap == io_bitmap_loaded[cpu] && !bitmap)
-		return;
-	struct tss *t = &tss[cpu];
+	struct tss *t = &tss[this_cpu_read(cpu)];
 	if (bitmap) {
-		/* Copied every time: ioperm() may have changed the map since. */
 		for (u32 i = 0; i < IO_BITMAP_BYTES; i++)
 			t->io_bitmap[i] = bitmap[i];
 		t->iomap_base = IOMAP_VALID;
 	} else {
 		t->iomap_base = IOMAP_INVALID;
 	}
-	io_bitmap_loaded[cpu] = bitmap;
+	this_cpu_write(io_bitmap_seq, seq);
 }
