@@ -9,6 +9,9 @@
  *   wait N [prio=P]  notify_wait() on handle 0 until bit 1 comes (bench
  *              udriver's timer-driven waiter, kernel/bench/bench_udriver.c),
  *              N times at most, as SCHED_FIFO P if P > 0
+ *   giveup     with CAP_SYS_RAWIO: take COM2's ports and read one, give
+ *              them up and read again: the #GP must kill it; it prints
+ *              "udtest: survived" and exits 3 if not
  *   nocap      without CAP_SYS_RAWIO every driver call is -EPERM
  *   errors     with CAP_SYS_RAWIO (the test gives it), while the serial
  *              driver holds IRQ 4 and the console: each bad argument gets
@@ -70,7 +73,7 @@ static int errors(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		dprintf(2, "usage: udtest print N | fill N | wait N [prio=P] | out | nocap | errors\n");
+		dprintf(2, "usage: udtest print N | fill N | wait N [prio=P] | out | giveup | nocap | errors\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "print")) {
@@ -110,6 +113,17 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "out")) {
 		printf("udtest: out to port 0x3f8 from pid %ld\n", getpid());
 		outb(0x3f8, 'X');
+		printf("udtest: survived\n");
+		return 3;
+	}
+	if (!strcmp(argv[1], "giveup")) {
+		if (ioperm(0x2f8, 8, 1) != 0)
+			return 1;
+		(void)inb(0x2fd);
+		printf("udtest: read COM2's LSR with its ports\n");
+		if (ioperm(0x2f8, 8, 0) != 0)
+			return 1;
+		(void)inb(0x2fd);
 		printf("udtest: survived\n");
 		return 3;
 	}

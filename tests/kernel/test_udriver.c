@@ -121,6 +121,24 @@ static void out_killed(struct ktest *t)
 	KT_EXPECT_EQ(t, console_drv_pid(), drv);
 }
 
+/* ioperm() off again: the next IN faults at once, with no switch in
+ * between (the TSS holds the map's new version, not the one it copied
+ * when the ports were taken), on every CPU. */
+static void ioperm_given_up(struct ktest *t)
+{
+	if (!driver_up(t))
+		return;
+	for_each_online_cpu(c) {
+		int status = run_udtest(t, "udtest giveup", CAP_SYS_RAWIO, true, 1UL << c);
+		KT_EXPECT_STR_CONTAINS(t, outbuf, "udtest: read COM2's LSR with its ports");
+		KT_EXPECT(t, WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+		KT_EXPECT(t, !strstr(outbuf, "survived"));
+		if (!WIFSIGNALED(status))
+			ktest_diag(t, "CPU %u: udtest giveup exited %d:\n%s", c, WEXITSTATUS(status),
+				   outbuf);
+	}
+}
+
 static void irq_bind_errors(struct ktest *t)
 {
 	if (!driver_up(t))
@@ -217,6 +235,7 @@ static void driver_killed_fallback(struct ktest *t)
 KTEST_SUITE(udriver,
 	    KTEST_CASE(takeover_output),
 	    KTEST_CASE(out_killed),
+	    KTEST_CASE(ioperm_given_up),
 	    KTEST_CASE(irq_bind_errors),
 	    KTEST_CASE(driver_dies_mid_write),
 	    KTEST_CASE(driver_killed_fallback));
