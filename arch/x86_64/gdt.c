@@ -13,8 +13,8 @@
  * end. fold's covers ports 0-0x3ff (IO_BITMAP_PORTS) and is followed by
  * the 0xff byte the SDM asks for (the CPU reads two bytes of the map for
  * every access). It is per-process state: a process with ports
- * (ioperm(), kernel/sys_ioport.c) has its map copied in when it is
- * switched to; for every other one iomap_base points past the limit, so
+ * (ioperm(), kernel/sys_irq.c) has its map copied in when it is switched
+ * to on a CPU whose TSS holds another version of it; for every other one iomap_base points past the limit, so
  * any IN or OUT from ring 3 is a #GP. Linux does the same
  * (arch/x86/kernel/process.c, tss_update_io_bitmap(): the map copied on
  * demand, IO_BITMAP_OFFSET_INVALID otherwise). */
