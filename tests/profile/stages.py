@@ -17,7 +17,7 @@ STAGES = [
     # (arch/x86_64/entry.asm), deciding the exit (irqentry_exit).
     ("entry/exit", ["vector_stub_*", "common_entry", "error_entry", "irqentry_*",
                     "restore_*", "irq_return*", "entry_SYSCALL_64*", "do_syscall_64",
-                    "syscall_exit_to_user_mode", "exit_to_user_mode", "swapgs_*"]),
+                    "syscall_exit_to_user_mode", "exit_to_user_mode*", "swapgs_*"]),
     # IPC: the fast path's checks and message, the slow path's operations.
     ("ipc", ["ipc_*", "sys_ipc_*", "deliver", "transfer", "load_msg", "handle_lookup",
              "do_send", "recv_queued", "reply_locked", "link_reply", "lookup_ep",
@@ -40,7 +40,7 @@ STAGES = [
                   "cond_resched", "preempt_count_*", "*_cond_resched"]),
     # The switch itself: stacks, address space, TSS.RSP0, the count fold.
     ("switch", ["context_switch", "switch_to*", "finish_switch*", "switch_prepare",
-                "switch_mm*", "kernel_cr3", "tss_set_rsp0", "tss_load_io_bitmap",
+                "switch_mm*", "kernel_cr3", "tss_set_rsp0", "*tss_load_io_bitmap",
                 "thread_start"]),
     # Waiting: queueing on a wait queue and blocking.
     ("wait", ["wait_for_completion*", "prepare_to_wait*", "finish_wait*",
