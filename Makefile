@@ -395,7 +395,7 @@ help:
 	@echo "                 PROFILE=\"$(PROFILE)\" PROFILE_N= PROFILE_BUILD=\"PREEMPT=none ...\""
 	@echo "                 build/profile/RESULTS.md: each path's stage table per commit beside this run's"
 	@echo "                 (tests/profile/history/: one profile per change that moved the figures)"
-	@echo "  profile-test   its self-test, and each path twice: the same tables (part of make test)"
+	@echo "  profile-test   its self-test, and timer and ctxsw twice: the same tables (part of make test)"
 	@echo "  torture        every COUNT x allowed mode, -smp $(TORTURE_SMP), the torture for $(TORTURE_DURATION) ms each under"
 	@echo "                 -icount; fails unless >= $(TORTURE_MIN_WAKEUPS) cross-CPU wake-ups, 0 lost, 0 leaks (not in make test)"
 	@echo "  torture-selftest  run-torture's parser and judge on doctored logs (part of make test)"

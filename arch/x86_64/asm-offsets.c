@@ -49,8 +49,10 @@ void asm_offsets(void)
 	DEFINE(USER_DS, USER_DS);
 	DEFINE(MSR_GS_BASE, MSR_GS_BASE);
 	DEFINE(VECTOR_SYSCALL, VECTOR_SYSCALL);
-	/* The LAPIC timer's vector: tests/profile starts the timer path at its stub. */
+	/* The LAPIC timer's vector and bench preempt's: tests/profile starts the
+	 * timer and irq paths at their stubs. */
 	DEFINE(VECTOR_TIMER, VECTOR_TIMER);
+	DEFINE(VECTOR_BENCH, VECTOR_BENCH);
 	OFFSET(THREAD_flags, thread, flags);
 	OFFSET(THREAD_ksp, thread, ksp);
 	OFFSET(THREAD_stack_top, thread, stack_top);

@@ -3,10 +3,10 @@
 # A Makefile fragment, included by the root Makefile; the work is done by
 # tests/profile/run-profile (see its --help). Names start with PROFILE_.
 #
-#   make profile                         the three paths (timer, ctxsw, ipc), folded/full
+#   make profile                         the four paths (timer, ctxsw, ipc, irq), folded/full
 #   make profile PROFILE=timer           one path
 #   make profile PROFILE_BUILD="PREEMPT=none COUNT=ti" PROFILE_N=100
-#   make profile-test                    the self-test, then each path twice:
+#   make profile-test                    the self-test, then timer and ctxsw twice:
 #                                        the same tables, and the total within
 #                                        its bound of the benchmark's figure
 #
@@ -15,7 +15,7 @@
 # each path's stage table beside the committed ones of tests/profile/history/
 # (one per change that moved the figures), with the differences.
 
-PROFILE       ?= timer ctxsw ipc
+PROFILE       ?= timer ctxsw ipc irq
 PROFILE_N     ?=
 PROFILE_BUILD ?=
 PROFILE_OUT   := $(or $(BUILD),build)/profile
