@@ -14,15 +14,15 @@
  * the 0xff byte the SDM asks for (the CPU reads two bytes of the map for
  * every access). It is per-process state: a process with ports
  * (ioperm(), kernel/sys_irq.c) has its map copied in when it is switched
- * to on a CPU whose TSS holds another version of it; for every other one iomap_base points past the limit, so
- * any IN or OUT from ring 3 is a #GP. Linux does the same
- * (arch/x86/kernel/process.c, tss_update_io_bitmap(): the map copied on
- * demand, IO_BITMAP_OFFSET_INVALID otherwise). */
+ * to on a CPU whose TSS holds another version of it; for every other one
+ * iomap_base points past the limit, so any IN or OUT from ring 3 is a
+ * #GP. Linux does the same (arch/x86/kernel/process.c,
+ * tss_update_io_bitmap(): the map copied on demand, with its sequence
+ * number; IO_BITMAP_OFFSET_INVALID otherwise). */
 #include "arch/x86_64/gdt.h"
 #include "kernel/percpu.h"
 #include "kernel/mm.h"
 #include "kernel/panic.h"
-
 
 struct gdt_ptr {
 	u16 limit;
@@ -33,7 +33,7 @@ struct gdt_ptr {
  * user code, TSS (16 bytes: a system descriptor is two slots). */
 static u64 gdt[MAX_CPUS][8] __aligned(16);
 static struct tss tss[MAX_CPUS] __aligned(16);
-static u64 io_bitmap_sequence;
+static u64 io_bitmap_sequence; /* io_bitmap_next_seq(): the last version handed out */
 
 void gdt_init_cpu(u32 cpu)
 {
