@@ -15,6 +15,7 @@
 #include "sched/preempt_mode.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/patch_site.h"
+#include "kernel/static_key.h"
 #include "kernel/ksyms.h"
 #include "kernel/bench/bench.h"
 #include "kernel/torture.h"
@@ -123,19 +124,24 @@ static int cmd_sites(int argc, char **argv)
 	(void)argv;
 	if (too_many("sites", argc, 1))
 		return -1;
-	console_printf("sites: mode %s, %lu patch sites\n", preempt_mode_name(preempt_mode),
+	console_printf("sites: mode %s, %lu patch sites", preempt_mode_name(preempt_mode),
 		       (unsigned long)patch_sites_count());
+	for (u32 k = 1; k < NR_STATIC_KEYS; k++)
+		console_printf(", key %s %s", static_key_name(k), static_key_enabled(k) ? "on" : "off");
+	console_printf("\n");
 	for (const struct patch_site *s = _patch_sites_start; s < _patch_sites_end; s++) {
 		const u8 *b = (const u8 *)s->addr;
-		char where[80], modes[48] = "";
+		char where[80], on[48] = "on in:";
 		ksym_format(where, sizeof(where), s->addr);
+		if (s->key)
+			snprintf(on, sizeof(on), "on with key %s", static_key_name(s->key));
 		for (int m = 0; m < NR_PREEMPT_MODES; m++)
 			if ((s->modes >> m) & 1)
-				snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), " %s",
+				snprintf(on + strlen(on), sizeof(on) - strlen(on), " %s",
 					 preempt_mode_name(m));
-		console_printf("site %s %016lx %s: %02x %02x %02x %02x %02x %s (on in:%s)\n",
-			       s->name, (unsigned long)s->addr, where, b[0], b[1], b[2], b[3], b[4],
-			       patch_site_is_on(s) ? "jmp" : "nop", modes);
+		console_printf("site %s %016lx %s: %02x %02x %02x %02x %02x %s (%s)\n", s->name,
+			       (unsigned long)s->addr, where, b[0], b[1], b[2], b[3], b[4],
+			       patch_site_is_on(s) ? "jmp" : "nop", on);
 	}
 	return 0;
 }

@@ -28,8 +28,6 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
-bool trace_on;
-
 struct trace_cpu {
 	struct trace_entry *buf;
 	u32 len;          /* records written */
@@ -106,13 +104,17 @@ int trace_start(void)
 		}
 		trace_cpus[cpu].buf = phys_to_virt(pa);
 	}
-	__atomic_store_n(&trace_on, true, __ATOMIC_SEQ_CST);
+	if (static_key_enable(STATIC_KEY_TRACE)) {
+		pr_warn("trace: the hooks could not be patched in (above): tracing stays off\n");
+		return -1;
+	}
 	return 0;
 }
 
 void trace_stop(void)
 {
-	__atomic_store_n(&trace_on, false, __ATOMIC_SEQ_CST);
+	if (static_key_disable(STATIC_KEY_TRACE))
+		pr_warn("trace: the hooks could not be patched out (above): tracing stays on\n");
 }
 
 void trace_clear(void)
@@ -165,7 +167,7 @@ static void dump_live_comm(struct thread *t, void *arg)
 
 void trace_dump(void)
 {
-	if (READ_ONCE(trace_on)) {
+	if (static_key_enabled(STATIC_KEY_TRACE)) {
 		trace_stop();
 		console_printf("trace: stopped for the dump\n");
 	}

@@ -9,14 +9,16 @@
  * own (fold:resched_ipi, fold:preempt_irq, fold:preempt_enable,
  * fold:preempt_mode).
  *
- * A hook is one line, trace_event(NAME, args...), and costs one load and
- * one predictable branch while tracing is off: the recording function
- * (__trace_NAME, kernel/trace_events.c) is out of line and never called.
- * Linux uses a static key (a patched jump) for the same purpose; a flag
- * is enough here and keeps the patch-site machinery for the modes. */
+ * A hook is one line, trace_event(NAME, args...), and costs one 5-byte
+ * NOP while tracing is off: it is a static key's site (kernel/static_key.h,
+ * the key `trace`), which `trace on` turns into a jmp to the call of the
+ * recording function (__trace_NAME, kernel/trace_events.c), out of line.
+ * Linux's tracepoints are static keys in the same way
+ * (include/linux/tracepoint.h: static_branch_unlikely(&tp->key)). */
 #ifndef FOLD_KERNEL_TRACE_H
 #define FOLD_KERNEL_TRACE_H
 #include "lib/types.h"
+#include "kernel/static_key.h"
 
 struct thread;
 struct pt_regs;
@@ -65,11 +67,9 @@ struct trace_entry {
 #define TRACE_COMM_SLOTS 256
 #define TRACE_COMM_LEN 16
 
-extern bool trace_on;
-
 #define trace_event(name, ...) \
 	do { \
-		if (unlikely(READ_ONCE(trace_on))) \
+		if (static_branch_unlikely(TRACE, trace_##name)) \
 			__trace_##name(__VA_ARGS__); \
 	} while (0)
 
@@ -82,7 +82,7 @@ void trace_record(u16 type, u64 a, u64 b, u64 c, u64 d);
 u32 trace_pid(const struct thread *t);
 /* Remember t's name for the dump's cmdlines (sched_switch, sched_wakeup). */
 void trace_save_comm(const struct thread *t);
-int trace_start(void);    /* 0, or -1 if the buffers cannot be allocated */
+int trace_start(void);    /* 0, or -1: no buffers, or the hooks not patched */
 void trace_stop(void);
 void trace_clear(void);
 void trace_dump(void);

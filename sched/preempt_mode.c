@@ -27,6 +27,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/patch_site.h"
 #include "lib/parse.h"
+#include "lib/format.h"
 #include "kernel/trace.h"
 
 volatile int preempt_mode = PREEMPT_MODE_DEFAULT;
@@ -63,7 +64,9 @@ bool preempt_mode_valid(int mode)
  * holds bytes it should not (patch_sites_apply() says which). */
 static int apply(int mode)
 {
-	if (!patch_sites_apply(mode))
+	char what[32];
+	snprintf(what, sizeof(what), "mode %s", preempt_mode_name(mode));
+	if (!patch_sites_apply(mode, what))
 		return PREEMPT_MODE_EPATCH;
 	trace_event(preempt_mode, preempt_mode, mode);
 	preempt_mode = mode;

@@ -90,6 +90,7 @@ void asm_offsets(void)
 	OFFSET(PATCH_SITE_addr, patch_site, addr);
 	OFFSET(PATCH_SITE_target, patch_site, target);
 	OFFSET(PATCH_SITE_modes, patch_site, modes);
+	OFFSET(PATCH_SITE_key, patch_site, key);
 	OFFSET(PATCH_SITE_name, patch_site, name);
 	DEFINE(PATCH_SITE_LEN, PATCH_SITE_LEN);
 	DEFINE(PATCH_SITE_JMP, PATCH_SITE_JMP);
@@ -110,6 +111,10 @@ void asm_offsets(void)
 	DEFINE(SHELL_LINE_MAX, SHELL_LINE_MAX);
 	WORDS(CMDLINE_OPTIONS, CMDLINE_OPTIONS(KEY));
 	WORDS(PREEMPT_MODE_NAMES, PREEMPT_MODE_NAMES); /* in enum order: a site's mode bits */
+	/* The static keys, in enum order from 1: a site's key (kernel/static_key.h). */
+#define STATIC_KEY_WORD(id, name) " " #name
+	WORDS(STATIC_KEY_NAMES, STATIC_KEYS(STATIC_KEY_WORD));
+#undef STATIC_KEY_WORD
 	/* Every benchmark of BENCHES(), from the one list. */
 #define BENCH_WORDS(name, options, what) WORDS(BENCH_OPTIONS_##name, options(KEY, KEY));
 	BENCHES(BENCH_WORDS)

@@ -7,6 +7,7 @@
  * names it; no site is written, and the mode stays what it was. */
 #include "arch/x86_64/patch_site.h"
 #include "arch/x86_64/text_poke.h"
+#include "kernel/static_key.h"
 #include "kernel/mm.h"
 #include "kernel/ksyms.h"
 #include "kernel/printk.h"
@@ -27,9 +28,19 @@ static void jmp_bytes(const struct patch_site *s, u8 out[PATCH_SITE_LEN])
 	memcpy(out + 1, &rel, 4);
 }
 
+size_t patch_sites_of_key(u32 key)
+{
+	size_t n = 0;
+	for (const struct patch_site *s = _patch_sites_start; s < _patch_sites_end; s++)
+		n += s->key == key;
+	return n;
+}
+
 void patch_site_expected(const struct patch_site *s, int mode, u8 out[PATCH_SITE_LEN])
 {
-	if (mode >= 0 && mode < NR_PREEMPT_MODES && (s->modes >> mode) & 1)
+	bool on = s->key ? static_key_enabled(s->key)
+			 : mode >= 0 && mode < NR_PREEMPT_MODES && (s->modes >> mode) & 1;
+	if (on)
 		jmp_bytes(s, out);
 	else
 		memcpy(out, nop5, PATCH_SITE_LEN);
@@ -61,7 +72,8 @@ static bool site_ok(const struct patch_site *s)
 	if (!text(s->addr, PATCH_SITE_LEN) || !text(s->target, 1))
 		return false;
 	s64 rel = (s64)(s->target - (s->addr + PATCH_SITE_LEN));
-	if (rel != (s32)rel || s->modes >> NR_PREEMPT_MODES)
+	if (rel != (s32)rel || s->modes >> NR_PREEMPT_MODES || s->key >= NR_STATIC_KEYS ||
+	    (s->key && s->modes))
 		return false;
 	u8 on[PATCH_SITE_LEN];
 	jmp_bytes(s, on);
@@ -76,6 +88,12 @@ static void report(const struct patch_site *s)
 	if (!text(s->addr, PATCH_SITE_LEN) || !text(s->target, 1)) {
 		pr_err("patch: site %s: address %lx or target %lx is not kernel text\n",
 		       s->name, (unsigned long)s->addr, (unsigned long)s->target);
+		return;
+	}
+	if (s->modes >> NR_PREEMPT_MODES || s->key >= NR_STATIC_KEYS || (s->key && s->modes)) {
+		pr_err("patch: site %s at %lx (%s): modes %#x, key %u: neither a set of "
+		       "modes nor one static key\n", s->name, (unsigned long)s->addr, where,
+		       s->modes, s->key);
 		return;
 	}
 	const u8 *b = (const u8 *)s->addr;
@@ -102,19 +120,21 @@ bool patch_sites_init(void)
 {
 	bool ok = patch_sites_check();
 	if (ok)
-		pr_info("patch: %lu sites, each a jmp or a 5-byte nop\n",
-			(unsigned long)patch_sites_count());
+		pr_info("patch: %lu sites (%lu for the preemption modes, %lu for static keys), "
+			"each a jmp or a 5-byte nop\n", (unsigned long)patch_sites_count(),
+			(unsigned long)patch_sites_of_key(0),
+			(unsigned long)(patch_sites_count() - patch_sites_of_key(0)));
 	else
 		pr_err("patch: a site holds unexpected bytes: the kernel will not patch code, "
 		       "the mode stays the build's (%s)\n", preempt_mode_name(PREEMPT_MODE_DEFAULT));
 	return ok;
 }
 
-bool patch_sites_apply(int mode)
+bool patch_sites_apply(int mode, const char *what)
 {
 	if (!patch_sites_check()) {
-		pr_err("patch: refusing to patch code for mode %s: a site holds unexpected "
-		       "bytes (above); nothing was written\n", preempt_mode_name(mode));
+		pr_err("patch: refusing to patch code for %s: a site holds unexpected "
+		       "bytes (above); nothing was written\n", what);
 		return false;
 	}
 	for (const struct patch_site *s = _patch_sites_start; s < _patch_sites_end; s++) {

@@ -2,11 +2,14 @@
  * patch_site.h) hold what each mode asks, a corrupted site makes a
  * switch refuse (and say so) instead of writing over it, and 1,000
  * switches while every CPU runs preempt-heavy work lose no reschedule.
+ * The static keys' sites (kernel/static_key.h) follow their key and
+ * nothing else, and refuse the same way.
  *
  * The suite owns one site of its own, ktest_probe (on in voluntary, a
  * mode every count model can run), in a function nobody else calls: the
  * corruption case changes its bytes while the other CPUs run, which would
- * not be safe for a site the kernel uses. */
+ * not be safe for a site the kernel uses. Its key `ktest` has one site,
+ * ktest_key_probe's, for the same reason. */
 #include "kernel/ktest.h"
 #include "kernel/cmdline.h"
 #include "kernel/percpu.h"
@@ -18,6 +21,7 @@
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
 #include "arch/x86_64/patch_site.h"
+#include "kernel/static_key.h"
 #include "arch/x86_64/text_poke.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/vm.h"
@@ -30,6 +34,11 @@ static __noinline int ktest_probe(void)
 	return 0;
 on:
 	return 1;
+}
+
+static __noinline int ktest_key_probe(void)
+{
+	return static_branch_unlikely(KTEST, ktest_key_probe) ? 1 : 0;
 }
 
 static const struct patch_site *site_named(const char *name)
@@ -165,6 +174,75 @@ static void corrupted_site_refused(struct ktest *t)
 	KT_EXPECT_EQ(t, preempt_mode_set(other), 0);
 	KT_EXPECT_EQ(t, patch_sites_in_mode(other), patch_sites_count());
 	KT_EXPECT_EQ(t, preempt_mode_set(saved), 0);
+}
+
+/* The key's one site follows the key: ktest_key_probe() returns 1 only
+ * while it is enabled; no other site changes, the mode sites included;
+ * the hooks of the key `trace` are sites on the hot paths. */
+static void static_key_sites(struct ktest *t)
+{
+	const struct patch_site *s = site_named("ktest_key_probe");
+	KT_ASSERT(t, s != NULL);
+	KT_EXPECT_EQ(t, s->key, STATIC_KEY_KTEST);
+	KT_EXPECT_EQ(t, patch_sites_of_key(STATIC_KEY_KTEST), 1);
+	KT_EXPECT(t, site_in("trace_irq_handler_entry", "irq_dispatch"));
+	KT_EXPECT(t, site_in("trace_sys_enter", "ipc_fastpath"));
+	KT_EXPECT(t, !static_key_enabled(STATIC_KEY_KTEST));
+	KT_EXPECT(t, !patch_site_is_on(s));
+	KT_EXPECT_EQ(t, ktest_key_probe(), 0);
+
+	static u8 before[64][PATCH_SITE_LEN];
+	size_t n = 0;
+	for (const struct patch_site *p = _patch_sites_start; p < _patch_sites_end && n < 64; p++)
+		memcpy(before[n++], (const void *)p->addr, PATCH_SITE_LEN);
+	KT_ASSERT_EQ(t, static_key_enable(STATIC_KEY_KTEST), 0);
+	KT_EXPECT(t, static_key_enabled(STATIC_KEY_KTEST));
+	KT_EXPECT(t, patch_site_is_on(s));
+	KT_EXPECT_EQ(t, ktest_key_probe(), 1);
+	KT_EXPECT_EQ(t, patch_sites_in_mode(preempt_mode), patch_sites_count());
+	size_t changed = 0;
+	n = 0;
+	for (const struct patch_site *p = _patch_sites_start; p < _patch_sites_end && n < 64; p++)
+		changed += memcmp(before[n++], (const void *)p->addr, PATCH_SITE_LEN) != 0;
+	KT_EXPECT_EQ(t, changed, 1);
+	KT_EXPECT_EQ(t, static_key_enable(STATIC_KEY_KTEST), 0); /* already: nothing to do */
+	KT_EXPECT_EQ(t, static_key_disable(STATIC_KEY_KTEST), 0);
+	KT_EXPECT(t, !patch_site_is_on(s));
+	KT_EXPECT_EQ(t, ktest_key_probe(), 0);
+	KT_EXPECT_EQ(t, static_key_enable(NR_STATIC_KEYS), -1);
+	ktest_diag(t, "%lu sites: %lu of the modes, %lu of key trace, 1 of key ktest",
+		   (unsigned long)patch_sites_count(), (unsigned long)patch_sites_of_key(0),
+		   (unsigned long)patch_sites_of_key(STATIC_KEY_TRACE));
+}
+
+/* One byte of the key's site changed: enabling the key must refuse, say
+ * which site and why, write nothing and leave the key off. */
+static void corrupted_key_site_refused(struct ktest *t)
+{
+	const struct patch_site *s = site_named("ktest_key_probe");
+	KT_ASSERT(t, s != NULL);
+	u8 good[PATCH_SITE_LEN], bad[PATCH_SITE_LEN];
+	memcpy(good, (const void *)s->addr, PATCH_SITE_LEN);
+	memcpy(bad, good, PATCH_SITE_LEN);
+	bad[2] ^= 0x01;
+	poke(s, bad);
+
+	struct printk_capture cap = { cap_buf, sizeof(cap_buf), 0, false };
+	printk_capture_start(&cap);
+	int r = static_key_enable(STATIC_KEY_KTEST);
+	printk_capture_stop();
+
+	KT_EXPECT_EQ(t, r, -1);
+	KT_EXPECT(t, !static_key_enabled(STATIC_KEY_KTEST));
+	KT_EXPECT(t, !memcmp((const void *)s->addr, bad, PATCH_SITE_LEN));
+	KT_EXPECT_STR_CONTAINS(t, cap_buf, "patch: site ktest_key_probe at ");
+	KT_EXPECT_STR_CONTAINS(t, cap_buf, "refusing to patch code for key ktest on");
+
+	poke(s, good);
+	KT_EXPECT_EQ(t, static_key_enable(STATIC_KEY_KTEST), 0);
+	KT_EXPECT_EQ(t, ktest_key_probe(), 1);
+	KT_EXPECT_EQ(t, static_key_disable(STATIC_KEY_KTEST), 0);
+	KT_EXPECT_EQ(t, ktest_key_probe(), 0);
 }
 
 /* ---- 1,000 switches under load */
@@ -341,4 +419,6 @@ KTEST_SUITE(patch,
 	KTEST_CASE(text_never_writable),
 	KTEST_CASE(sites_follow_mode),
 	KTEST_CASE(corrupted_site_refused),
+	KTEST_CASE(static_key_sites),
+	KTEST_CASE(corrupted_key_site_refused),
 	KTEST_CASE(switch_stress));

@@ -16,8 +16,11 @@ JMP = 0xE9
 
 
 class Site:
-    def __init__(self, name, addr, target, modes, linked, where, func, on_text):
+    """modes: the bit set of the modes a mode site is on in; key: 0, or the
+    static key (kernel/static_key.h) a key site follows (then modes is 0)."""
+    def __init__(self, name, addr, target, modes, linked, where, func, on_text, key=0):
         self.name, self.addr, self.target, self.modes = name, addr, target, modes
+        self.key = key
         self.linked, self.where, self.func, self.on_text = linked, where, func, on_text
         self.on = bytes([JMP]) + struct.pack("<i", target - (addr + 5))
 
@@ -83,13 +86,14 @@ def read_sites(path, offsets):
         addr, = struct.unpack_from("<Q", raw, offsets["PATCH_SITE_addr"])
         target, = struct.unpack_from("<Q", raw, offsets["PATCH_SITE_target"])
         modes, = struct.unpack_from("<I", raw, offsets["PATCH_SITE_modes"])
+        key, = struct.unpack_from("<I", raw, offsets["PATCH_SITE_key"])
         nptr, = struct.unpack_from("<Q", raw, offsets["PATCH_SITE_name"])
         sname = elf_read(elf, nptr, 64).split(b"\0")[0].decode()
         func, off = function_at(funcs, addr)
         tfunc, toff = function_at(funcs, target)
         sites.append(Site(sname, addr, target, modes, elf_read(elf, addr, 5),
                           "%s+%#x" % (func, off), func,
-                          "jmp %x <%s+%#x>" % (target, tfunc, toff)))
+                          "jmp %x <%s+%#x>" % (target, tfunc, toff), key))
     return sites
 
 
