@@ -19,6 +19,7 @@
  * the same on both sides of every switch (asserted below). The percpu
  * model still saves and restores it, as the seed patch did. */
 #include "sched/rq.h"
+#include "sched/context_switch.h"
 #include "sched/preempt_mode.h"
 #include "arch/x86_64/patch_site.h"
 #include "arch/x86_64/switch.h"
@@ -79,38 +80,16 @@ static struct thread *pick_next(struct rq *rq)
 	return t;
 }
 
-/* Counted, so that the torture can say how many it made (none failed:
- * a failure is a panic). */
-static void check_switch_count(const char *when)
+/* check_switch_count()'s failure (sched/context_switch.h). */
+void switch_count_bug(const char *when)
 {
-	this_cpu_stat_inc(switch_count_checks);
-	if (unlikely(preempt_count() != SWITCH_PREEMPT_COUNT))
-		panic("BUG: preempt count 0x%x %s a context switch, expected %u",
-		      preempt_count(), when, SWITCH_PREEMPT_COUNT);
-}
-
-/* The second half of a switch, run by the thread switched TO (or by a new
- * thread in thread_start): release the run-queue lock that the previous
- * thread took on this CPU, and fold its own need-resched state. IRQs stay
- * off: the IPC fast path goes on to SYSRET (ipc/fastpath.c). */
-static __always_inline void __finish_switch(struct thread *prev)
-{
-	struct rq *rq = &rqs[raw_smp_processor_id()];
-	check_switch_count("after");
-	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
-	raw_spin_unlock(&rq->lock);
-	preempt_count_sub(PREEMPT_DISABLE_OFFSET);
-	preempt_fold_need_resched();
-}
-
-void finish_switch_irqs_off(struct thread *prev)
-{
-	__finish_switch(prev);
+	panic("BUG: preempt count 0x%x %s a context switch, expected %u", preempt_count(), when,
+	      SWITCH_PREEMPT_COUNT);
 }
 
 void finish_switch(struct thread *prev)
 {
-	__finish_switch(prev);
+	finish_switch_irqs_off(prev);
 	local_irq_enable();
 }
 
@@ -144,40 +123,9 @@ void __schedule(int mode)
 	context_switch(rq, prev, next);
 }
 
-static __always_inline void __switch_prepare(struct rq *rq, struct thread *prev,
-					     struct thread *next)
-{
-	rq->curr = next;
-	next->cpu = (int)raw_smp_processor_id();
-	next->on_cpu = 1;
-	if (next != rq->idle && next->prio == PRIO_NORMAL && next->slice <= 0)
-		next->slice = SCHED_SLICE_TICKS;
-	prev->nr_switches++;
-	this_cpu_stat_inc(context_switches);
-	/* Blocked: off the run queue (__schedule() took it off, or
-	 * sched_handoff(), or the IPC fast path); anything else, the idle
-	 * thread included, was switched out runnable. Linux's __schedule()
-	 * decides the same way: nvcsw only when not preempted and prev_state
-	 * is not running. */
-	if (prev != rq->idle && !prev->on_rq)
-		prev->nvcsw++;
-	else
-		prev->nivcsw++;
-	trace_event(sched_switch, prev, next);
-	preempt_model_switch(&prev->saved_preempt_count, &next->saved_preempt_count);
-	switch_mm_irqs_off(next);        /* CR3: next's address space (kernel/user_mm.c) */
-	tss_set_rsp0(next->stack_top);   /* where an entry from ring 3 lands */
-	this_cpu_write(current, next);
-}
-
-void switch_prepare(struct rq *rq, struct thread *prev, struct thread *next)
-{
-	__switch_prepare(rq, prev, next);
-}
-
 void context_switch(struct rq *rq, struct thread *prev, struct thread *next)
 {
-	__switch_prepare(rq, prev, next);
+	switch_prepare(rq, prev, next);
 	prev = switch_to(prev, next);
 	finish_switch(prev);
 }

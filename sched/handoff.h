@@ -9,11 +9,13 @@
  * sched_handoff_prepare(): under that lock, make next current and do all
  * a switch does before the stacks change, leaving the count where a
  * switch has it (SWITCH_PREEMPT_COUNT). The thread switched to then calls
- * finish_switch_irqs_off(prev) (sched/sched.h), which drops the lock. */
+ * finish_switch_irqs_off(prev) (sched/context_switch.h), which drops the
+ * lock. */
 #ifndef FOLD_SCHED_HANDOFF_H
 #define FOLD_SCHED_HANDOFF_H
 
 #include "sched/rq.h"
+#include "sched/context_switch.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
 

@@ -38,11 +38,8 @@ void context_switch(struct rq *rq, struct thread *prev, struct thread *next);
 
 /* context_switch() in its three steps, for a switch that changes stacks
  * its own way (sched_handoff_prepare(), for the IPC fast path):
- * switch_prepare() does everything before the stacks change (rq->curr,
- * the counters, the count model's switch, CR3, TSS.RSP0, `current`);
- * finish_switch() is the second half, on the thread switched to
- * (finish_switch_irqs_off(), sched/sched.h, leaves IRQs off). */
-void switch_prepare(struct rq *rq, struct thread *prev, struct thread *next);
+ * switch_prepare() and finish_switch_irqs_off(), inline in
+ * sched/context_switch.h. */
 
 /* sched/rt.c, from scheduler_tick() with rq->lock held: account the
  * tick to the FIFO band and start or end throttling. */

@@ -65,10 +65,9 @@ int sched_setscheduler(struct thread *t, int prio);
  * if it may run here now. False (nothing done) if not: wake it instead.
  * True once the current thread runs again. */
 bool sched_handoff(struct thread *next);
-/* The same switch in steps, for the IPC fast path: sched/handoff.h. The
- * thread switched to ends it with finish_switch_irqs_off(prev). */
-void finish_switch_irqs_off(struct thread *prev);
-/* The same, then IRQs on: the end of every switch but the fast path's. */
+/* The same switch in steps, for the IPC fast path: sched/handoff.h and
+ * sched/context_switch.h. The end of every switch but the fast path's:
+ * the second half (finish_switch_irqs_off()), then IRQs on. */
 void finish_switch(struct thread *prev);
 
 /* idle.c */

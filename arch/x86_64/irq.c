@@ -21,14 +21,21 @@
 #include "kernel/entry/common.h"
 #include "kernel/trace.h"
 
-static irq_handler_t handlers[256];
+/* A vector nobody registered: said, and otherwise ignored. Every slot
+ * of the table holds a handler, so the dispatch calls without a test. */
+static void unexpected_irq(struct pt_regs *regs)
+{
+	pr_warn("irq: unexpected vector %lu\n", (unsigned long)regs->vector);
+}
+
+static irq_handler_t handlers[256] = { [0 ... 255] = unexpected_irq };
 static const char *names[256];
 static bool sysvec[256]; /* delivered by the local APIC: needs an EOI */
 
 void irq_register(int vector, irq_handler_t h, const char *name)
 {
 	BUG_ON(vector < 32 || vector > 255);
-	BUG_ON(handlers[vector] && handlers[vector] != h);
+	BUG_ON(handlers[vector] != unexpected_irq && handlers[vector] != h);
 	names[vector] = name;
 	handlers[vector] = h;
 }
@@ -69,6 +76,15 @@ void init_IRQ(void)
 	irq_register_sysvec(VECTOR_RESCHEDULE, reschedule_interrupt, "reschedule");
 }
 
+/* A handler that left the count other than it found it: said, and the
+ * count set back. */
+static __noinline __attribute__((cold)) void irq_count_leak(int v, u32 before)
+{
+	report_bug("preempt count leak in IRQ handler %s (vector %d): 0x%x on entry, 0x%x on exit",
+		   irq_name(v), v, before, preempt_count());
+	preempt_count_set((preempt_count_raw() & PREEMPT_NEED_RESCHED) | before);
+}
+
 static void handle_irq(struct pt_regs *regs, int v)
 {
 	u32 before = preempt_count();
@@ -79,20 +95,17 @@ static void handle_irq(struct pt_regs *regs, int v)
 	trace_event(irq_handler_entry, v);
 	if (sysvec[v])
 		apic_eoi();
-	if (handlers[v])
-		handlers[v](regs);
-	else
-		pr_warn("irq: unexpected vector %d\n", v);
-	trace_event(irq_handler_exit, v, handlers[v] != NULL);
+	handlers[v](regs);
+	/* From here on the vector is read again from the frame where it is
+	 * needed (off the common path): v kept in a register across the call
+	 * would cost the dispatch a callee-saved register to push and pop. */
+	trace_event(irq_handler_exit, (int)regs->vector,
+		    handlers[regs->vector] != unexpected_irq);
 	irq_exit();
 	this_cpu_write(irq_regs, old_regs);
 	/* A handler must leave the count as it found it. */
-	if (unlikely(preempt_count() != before)) {
-		report_bug("preempt count leak in IRQ handler %s (vector %d): "
-			   "0x%x on entry, 0x%x on exit",
-			   irq_name(v), v, before, preempt_count());
-		preempt_count_set((preempt_count_raw() & PREEMPT_NEED_RESCHED) | before);
-	}
+	if (unlikely(preempt_count() != before))
+		irq_count_leak((int)regs->vector, before);
 }
 
 /* Back to the interrupted kernel code: preempt it if it ran with IF=1 (a

@@ -14,9 +14,12 @@
  * request is honoured without waiting for the tick (Linux's too). */
 #define EXIT_TO_USER_MODE_WORK (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY | _TIF_SIGPENDING)
 
+/* The saved CS's RPL: fold runs code in rings 0 and 3 only, so any
+ * nonzero RPL is user mode (Linux's user_mode(), arch/x86/include/asm/
+ * ptrace.h, tests the same two bits): one `testb $3`. */
 static inline bool user_mode(const struct pt_regs *regs)
 {
-	return (regs->cs & 3) == 3;
+	return (regs->cs & 3) != 0;
 }
 
 /* The work loop (kernel/entry/common.c): entered with IRQs off and work

@@ -1,0 +1,74 @@
+/* The two halves of a context switch, on either side of the change of
+ * stacks (switch_to(), arch/x86_64/switch.asm): what Linux calls
+ * prepare_task_switch() and finish_task_switch() (kernel/sched/core.c).
+ * Inline, because two paths run them on every pass and count every
+ * instruction: context_switch() (sched/core.c) and the IPC fast path
+ * (ipc/fastpath.c, through sched/handoff.h), where a call's prologue and
+ * epilogue were a tenth of a direction (README, IPC). Not for use outside
+ * sched/ and that fast path. */
+#ifndef FOLD_SCHED_CONTEXT_SWITCH_H
+#define FOLD_SCHED_CONTEXT_SWITCH_H
+#include "sched/rq.h"
+#include "kernel/preempt.h"
+#include "kernel/percpu.h"
+#include "kernel/trace.h"
+#include "kernel/user_mm.h"
+#include "arch/x86_64/gdt.h"
+
+/* check_switch_count()'s panic (sched/core.c). */
+__noreturn __attribute__((cold)) void switch_count_bug(const char *when);
+
+/* The count on both sides of every switch is SWITCH_PREEMPT_COUNT
+ * (sched/core.c says why); counted, so that the torture can say how many
+ * it made (none failed: a failure is a panic). */
+static __always_inline void check_switch_count(const char *when)
+{
+	this_cpu_stat_inc(switch_count_checks);
+	if (unlikely(preempt_count() != SWITCH_PREEMPT_COUNT))
+		switch_count_bug(when);
+}
+
+/* Everything before the stacks change, with rq->lock held and IRQs off:
+ * rq->curr, the counters, the count model's switch, CR3, TSS.RSP0 and
+ * `current`. */
+static __always_inline void switch_prepare(struct rq *rq, struct thread *prev,
+					   struct thread *next)
+{
+	rq->curr = next;
+	next->cpu = (int)raw_smp_processor_id();
+	next->on_cpu = 1;
+	if (next != rq->idle && next->prio == PRIO_NORMAL && next->slice <= 0)
+		next->slice = SCHED_SLICE_TICKS;
+	prev->nr_switches++;
+	this_cpu_stat_inc(context_switches);
+	/* Blocked: off the run queue (__schedule() took it off, or
+	 * sched_handoff(), or the IPC fast path); anything else, the idle
+	 * thread included, was switched out runnable. Linux's __schedule()
+	 * decides the same way: nvcsw only when not preempted and prev_state
+	 * is not running. */
+	if (prev != rq->idle && !prev->on_rq)
+		prev->nvcsw++;
+	else
+		prev->nivcsw++;
+	trace_event(sched_switch, prev, next);
+	preempt_model_switch(&prev->saved_preempt_count, &next->saved_preempt_count);
+	switch_mm_irqs_off(next);        /* CR3: next's address space (kernel/user_mm.c) */
+	tss_set_rsp0(next->stack_top);   /* where an entry from ring 3 lands */
+	this_cpu_write(current, next);
+}
+
+/* The second half, run by the thread switched TO (or by a new thread in
+ * thread_start): release the run-queue lock that the previous thread took
+ * on this CPU, and fold its own need-resched state. IRQs stay off: the
+ * IPC fast path goes on to SYSRET; finish_switch() (sched/sched.h) is
+ * this, then IRQs on. */
+static __always_inline void finish_switch_irqs_off(struct thread *prev)
+{
+	struct rq *rq = &rqs[raw_smp_processor_id()];
+	check_switch_count("after");
+	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
+	raw_spin_unlock(&rq->lock);
+	preempt_count_sub(PREEMPT_DISABLE_OFFSET);
+	preempt_fold_need_resched();
+}
+#endif
