@@ -30,20 +30,20 @@ enum static_key_id { STATIC_KEY_NONE, STATIC_KEYS(STATIC_KEY_ENUM) NR_STATIC_KEY
 #undef STATIC_KEY_ENUM
 
 /* True while KEY is enabled, as a NOP that becomes a jmp to the code that
- * returns true (out of line: the label is cold). `site` names the site
- * in `sites` and in messages. A statement expression with local labels,
- * so each use is a site of its own. */
+ * returns true (which the compiler, told it is unlikely, puts out of
+ * line). `site` names the site in `sites` and in messages. A statement
+ * expression with local labels, so each use is a site of its own. */
 #define static_branch_unlikely(KEY, site)                                         \
-	({                                                                        \
+	__builtin_expect(({                                                       \
 		__label__ __sk_on, __sk_out;                                      \
 		bool __sk = false;                                                \
 		__patch_site_jump(site, 0, STATIC_KEY_##KEY, 0, __sk_on);         \
 		goto __sk_out;                                                    \
-	__sk_on: __attribute__((cold));                                           \
+	__sk_on:                                                                  \
 		__sk = true;                                                      \
 	__sk_out:                                                                 \
 		__sk;                                                             \
-	})
+	}), 0)
 
 /* Whether key k is enabled now (false for 0 and unknown keys). */
 bool static_key_enabled(u32 k);
