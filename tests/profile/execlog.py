@@ -21,7 +21,8 @@ below are the same figures the benchmarks print.
 
 Functions come from build/fold.sym (`nm -n`, text symbols): an address
 belongs to the last text symbol at or below it. Code the compiler inlined
-counts for the function it was inlined into, as in `perf report`.
+counts for the function it was inlined into, as in `perf report`; the
+table of what was inlined (tests/profile/inline.py) splits it again.
 """
 
 from __future__ import annotations
@@ -191,6 +192,8 @@ class Profile:
     sequence: list[tuple[str, int]] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    by_pc: Counter = field(default_factory=Counter)
+    inlined: Counter = field(default_factory=Counter)  # tests/profile/inline.py
 
 
 def run_lengths(names: list[str]) -> list[tuple[str, int]]:
@@ -205,7 +208,7 @@ def run_lengths(names: list[str]) -> list[tuple[str, int]]:
 
 
 def attribute(prof: Profile, fns: list[str], spans: list[tuple[int, int]],
-              stage_of) -> Profile:
+              stage_of, pcs: list[int] | None = None) -> Profile:
     for lo, hi in spans:
         part = fns[lo:hi]
         prof.total += len(part)
@@ -214,6 +217,8 @@ def attribute(prof: Profile, fns: list[str], spans: list[tuple[int, int]],
         prof.by_function.update(c)
         for f, n in c.items():
             prof.by_stage[stage_of(f)] += n
+        if pcs is not None:
+            prof.by_pc.update(pcs[lo:hi])
     return prof
 
 
@@ -221,7 +226,7 @@ def _fmt(n: float) -> str:
     return f"{n:,.2f}" if n != int(n) else f"{int(n):,}"
 
 
-def render(prof: Profile, top: int = 25, seq_max: int = 80) -> str:
+def render(prof: Profile, top: int = 25, seq_max: int = 80, inlined_top: int = 15) -> str:
     per = max(prof.per, 1)
     out = [prof.title, ""]
     out.append(f"path total: {_fmt(round(prof.total / per, 2))} instructions per "
@@ -239,6 +244,19 @@ def render(prof: Profile, top: int = 25, seq_max: int = 80) -> str:
         rest = sum(n for _, n in ranked[top:])
         out.append(f"  {'(' + str(len(ranked) - top) + ' more functions)':<26} "
                    f"{_fmt(round(rest / per, 2)):>16} {100 * rest / prof.total:6.1f}%")
+    if prof.inlined:
+        # The code inside the functions above (tests/profile/inline.py).
+        inl = sorted(prof.inlined.items(), key=lambda kv: (-kv[1], kv[0]))
+        shown = inl[:inlined_top]
+        w = max([36] + [len(f) for f, _ in shown])
+        out += ["", f"{'inlined: function < what it inlined':<{w + 2}} "
+                    f"{'per ' + prof.unit:>16} {'share':>7}"]
+        for f, n in shown:
+            out.append(f"  {f:<{w}} {_fmt(round(n / per, 2)):>16} {100 * n / prof.total:6.1f}%")
+        if len(inl) > inlined_top:
+            rest = sum(n for _, n in inl[inlined_top:])
+            out.append(f"  {'(' + str(len(inl) - inlined_top) + ' more)':<{w}} "
+                       f"{_fmt(round(rest / per, 2)):>16} {100 * rest / prof.total:6.1f}%")
     if prof.sequence:
         n = sum(c for _, c in prof.sequence)
         out += ["", f"call sequence of one {prof.unit} ({n} instructions; "

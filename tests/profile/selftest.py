@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 
 from tests.lib import summary_line
-from tests.profile import execlog, results, stages
+from collections import Counter
+
+from tests.profile import execlog, inline, results, stages
 
 SYMS = """\
 0000000000001000 t vector_stub_32
@@ -77,6 +79,25 @@ def checks():
     yield ("GCC's split-off parts are functions of their own",
            syms.function(0x3004) == "measure.cold")
     yield ("data symbols are not functions", syms.function(0x5004) == "wait_for_completion")
+
+    # addr2line -a -f -i: a lock inlined into wake_up_thread, and a check
+    # the lock inlined in turn; one address of wake_up_thread's own.
+    a2l = ("0x0000000000001200\nspin_lock\nkernel/spinlock.h:40\n"
+           "wake_up_thread\nsched/wake.c:10\n"
+           "0x0000000000001201\nwake_up_thread\nsched/wake.c:12\n"
+           "0x0000000000001202\nlock_check\nkernel/spinlock.h:5\n"
+           "spin_lock\nkernel/spinlock.h:41\nwake_up_thread\nsched/wake.c:11\n")
+    ch = inline.parse_chains(a2l)
+    t = inline.table(Counter({0x1200: 3, 0x1201: 5, 0x1202: 2}), syms.function, ch)
+    yield ("inlined: code inlined at any depth counts for what the function inlined "
+           "directly, the function's own code for nothing",
+           ch[0x1202] == ["lock_check", "spin_lock", "wake_up_thread"]
+           and t == Counter({"wake_up_thread < spin_lock": 5}))
+    prof = execlog.Profile("t", "wake-up", 1, total=10, inlined=t)
+    prof.by_stage["wake-up"] = 10
+    yield ("inlined: the table shows it, per wake-up and as a share",
+           re.search(r"\n  wake_up_thread < spin_lock +5 +50\.0%\n",
+                     execlog.render(prof)) is not None)
 
     pcs = execlog.read_pcs(stream((0x1100, 3)) + ["Stopped execution of TB chain before "
                                                   "0x7f00 [0000000000001102] \n"])
