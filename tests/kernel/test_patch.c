@@ -134,6 +134,17 @@ static void poke(const struct patch_site *s, const u8 *bytes)
 
 static char cap_buf[2048];
 
+/* Flip `bit` of the site's byte `at`: good gets the bytes before, bad
+ * the ones it holds now. */
+static void corrupt(const struct patch_site *s, int at, u8 bit, u8 good[PATCH_SITE_LEN],
+		    u8 bad[PATCH_SITE_LEN])
+{
+	memcpy(good, (const void *)s->addr, PATCH_SITE_LEN);
+	memcpy(bad, good, PATCH_SITE_LEN);
+	bad[at] ^= bit;
+	poke(s, bad);
+}
+
 /* One byte of ktest_probe's site changed: the switch must refuse, write
  * no site, keep the mode, and name the site; the boot check must say the
  * same. Restored, the switch works again. */
@@ -144,10 +155,7 @@ static void corrupted_site_refused(struct ktest *t)
 	int saved = preempt_mode;
 	int other = saved == PREEMPT_MODE_NONE ? PREEMPT_MODE_VOLUNTARY : PREEMPT_MODE_NONE;
 	u8 good[PATCH_SITE_LEN], bad[PATCH_SITE_LEN];
-	memcpy(good, (const void *)s->addr, PATCH_SITE_LEN);
-	memcpy(bad, good, PATCH_SITE_LEN);
-	bad[1] ^= 0x40;
-	poke(s, bad);
+	corrupt(s, 1, 0x40, good, bad);
 
 	struct printk_capture cap = { cap_buf, sizeof(cap_buf), 0, false };
 	printk_capture_start(&cap);
@@ -222,10 +230,7 @@ static void corrupted_key_site_refused(struct ktest *t)
 	const struct patch_site *s = site_named("ktest_key_probe");
 	KT_ASSERT(t, s != NULL);
 	u8 good[PATCH_SITE_LEN], bad[PATCH_SITE_LEN];
-	memcpy(good, (const void *)s->addr, PATCH_SITE_LEN);
-	memcpy(bad, good, PATCH_SITE_LEN);
-	bad[2] ^= 0x01;
-	poke(s, bad);
+	corrupt(s, 2, 0x01, good, bad);
 
 	struct printk_capture cap = { cap_buf, sizeof(cap_buf), 0, false };
 	printk_capture_start(&cap);
