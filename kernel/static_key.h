@@ -9,7 +9,8 @@
  *
  * What a key saves over a flag: `if (unlikely(flag))` is a load, a test
  * and a branch on every pass; the NOP is one instruction that reads no
- * memory, and the code behind it is moved out of line (a cold label).
+ * memory, and the code behind it goes out of line (the compiler is told
+ * the branch is unlikely).
  * Used where the off state is the common one and the pass is hot:
  * tracing's hooks (kernel/trace.h), on every interrupt, switch and
  * system call. */

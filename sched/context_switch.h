@@ -1,6 +1,7 @@
 /* The two halves of a context switch, on either side of the change of
- * stacks (switch_to(), arch/x86_64/switch.asm): what Linux calls
- * prepare_task_switch() and finish_task_switch() (kernel/sched/core.c).
+ * stacks (switch_to(), arch/x86_64/switch.asm): what Linux's
+ * context_switch() does before switch_to() (prepare_task_switch(), the
+ * address space) and finish_task_switch() after it (kernel/sched/core.c).
  * Inline, because two paths run them on every pass and count every
  * instruction: context_switch() (sched/core.c) and the IPC fast path
  * (ipc/fastpath.c, through sched/handoff.h), where a call's prologue and
