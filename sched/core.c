@@ -16,8 +16,9 @@
  * The count at a context switch is SWITCH_PREEMPT_COUNT in every thread:
  * schedule()'s own preempt_disable() plus the run-queue lock. That is why
  * the folded and percpu models can keep the count per CPU: the value is
- * the same on both sides of every switch (asserted below). The percpu
- * model still saves and restores it, as the seed patch did. */
+ * the same on both sides of every switch (asserted: check_switch_count(),
+ * sched/context_switch.h). The percpu model still saves and restores it,
+ * as the seed patch did. */
 #include "sched/rq.h"
 #include "sched/context_switch.h"
 #include "sched/preempt_mode.h"
