@@ -116,10 +116,14 @@ NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -L $(BUILD) -T linker.ld
 
 # ---- sources ----------------------------------------------------------------
-C_SRCS := $(wildcard kernel/*.c kernel/entry/*.c arch/x86_64/*.c sched/*.c ipc/*.c lib/*.c tests/kernel/*.c kernel/bench/*.c)
-C_SRCS := $(filter-out arch/x86_64/asm-offsets.c kernel/bench/bench_pair.c,$(C_SRCS))
-ASM_SRCS := $(wildcard boot/*.asm arch/x86_64/*.asm)
-# The preempt benchmark's pair, once per count model (kernel/bench/bench_pair.c).
+# Every folder of kernel source, lowest layer first (tests/layers).
+KERNEL_DIRS := lib boot arch/x86_64 $(sort $(dir $(wildcard arch/x86_64/*/*.[ch] arch/x86_64/*/*/*.[ch] arch/x86_64/*/*.asm))) \
+	kernel $(sort $(dir $(wildcard kernel/*/*.[ch]))) mm sched process ipc drivers bench \
+	tests/kernel tests/torture tests/disasm shell init
+C_SRCS := $(wildcard $(addsuffix /*.c,$(KERNEL_DIRS:/=)))
+C_SRCS := $(filter-out arch/x86_64/kernel/asm-offsets.c bench/bench_pair.c,$(C_SRCS))
+ASM_SRCS := $(wildcard $(addsuffix /*.asm,$(KERNEL_DIRS:/=)))
+# The preempt benchmark's pair, once per count model (bench/bench_pair.c).
 PAIR_OBJS := $(patsubst %,$(BUILD)/obj/bench_pair_%.o,folded percpu ti off)
 OBJS := $(C_SRCS:%.c=$(BUILD)/obj/%.o) $(ASM_SRCS:%.asm=$(BUILD)/obj/%.o) $(PAIR_OBJS) \
 	$(BUILD)/obj/fbcon_font.o
@@ -144,7 +148,7 @@ $(BUILD)/compile_commands.json: $(BUILD)/config Makefile user/user.mk scripts/mk
 		--group $(call shq,$(CC) $(CFLAGS) -MMD -MP) $(BUILD)/obj $(C_SRCS) \
 		$(foreach m,folded percpu ti off,--group $(call shq,$(CC) $(CFLAGS_COMMON) \
 			$(call model_defs,$(m)) -DPREEMPT_COUNT_FIELD=bench_count -DBENCH_VARIANT=$(m) \
-			-MMD -MP) $(BUILD)/obj kernel/bench/bench_pair.c=bench_pair_$(m)) \
+			-MMD -MP) $(BUILD)/obj bench/bench_pair.c=bench_pair_$(m)) \
 		--group $(call shq,$(CC) $(USER_CFLAGS) -MMD -MP) $(BUILD)/user/obj \
 			$(USER_LIB_SRCS) $(USER_PROGS:%=user/%.c)
 compile_commands.json: $(BUILD)/compile_commands.json
@@ -156,10 +160,10 @@ $(BUILD)/config: FORCE
 	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) MIGHT_FAULT=$(MIGHT_FAULT) LOCKDEP=$(LOCKDEP) PREEMPT_ENABLE_CALL=$(PREEMPT_ENABLE_CALL) FRAME_POINTER=$(FRAME_POINTER) CC=$(CC)" > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
-# The structure offsets and constants of arch/x86_64/asm-offsets.c: for
+# The structure offsets and constants of arch/x86_64/kernel/asm-offsets.c: for
 # NASM (asm-offsets.inc), and for the GDB helpers and the host tools
 # (fold_offsets.py, which also carries the kernel's limits and option names).
-$(BUILD)/asm-offsets.inc: arch/x86_64/asm-offsets.c scripts/mkoffsets.sh $(BUILD)/config | tools
+$(BUILD)/asm-offsets.inc: arch/x86_64/kernel/asm-offsets.c scripts/mkoffsets.sh $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -MF $(BUILD)/asm-offsets.d -MT $@ -S -o $(BUILD)/asm-offsets.s $<
 	$(Q)sh scripts/mkoffsets.sh inc $(BUILD)/asm-offsets.s > $@
@@ -175,20 +179,20 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/config | tools
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/obj/bench_pair_%.o: kernel/bench/bench_pair.c $(BUILD)/config | tools
+$(BUILD)/obj/bench_pair_%.o: bench/bench_pair.c $(BUILD)/config | tools
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< ($*)")
 	$(Q)$(CC) $(CFLAGS_COMMON) $(call model_defs,$*) -DPREEMPT_COUNT_FIELD=bench_count \
 		-DBENCH_VARIANT=$* -MMD -MP -c -o $@ $<
 
-# The screen console's font (kernel/fbcon_font.h): a Linux console font
+# The screen console's font (drivers/fbcon_font.h): a Linux console font
 # from Debian's console-setup-linux, made into a C array at build time.
 FONT ?= /usr/share/consolefonts/Lat15-VGA16.psf.gz
 $(BUILD)/fbcon_font.c: scripts/mkfont.py $(BUILD)/config
 	@mkdir -p $(dir $@)
 	$(Q)python3 scripts/mkfont.py $(FONT) $@
 
-$(BUILD)/obj/fbcon_font.o: $(BUILD)/fbcon_font.c kernel/fbcon_font.h | tools
+$(BUILD)/obj/fbcon_font.o: $(BUILD)/fbcon_font.c drivers/fbcon_font.h | tools
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -I. -c -o $@ $<
 
@@ -279,7 +283,7 @@ run: $(ELF) $(USER_ELFS)
 		CMDLINE=$(call sq,$(value CMDLINE)$(RUN_CLOCK) shell=$(RUN_SHELL)) $(RUN_ISO)
 	$(Q)$(QEMU_RUN) $(QEMU_MACHINE) $(if $(filter 1,$(DISPLAY_CONSOLE)),--window) --iso $(RUN_ISO)
 
-# The screen console (kernel/fbcon.c): boot with -vga std under icount,
+# The screen console (drivers/fbcon.c): boot with -vga std under icount,
 # screendump through QMP, and read the screen back against the font
 # (tests/screen/check-screen; its self-test doctors the dump).
 SCREEN_ISO := $(BUILD)/screen.iso
@@ -438,7 +442,7 @@ help:
 	@echo "  PREEMPT_ENABLE_CALL=$(PREEMPT_ENABLE_CALL)  preempt_enable()'s slow path: thunk (register-saving, callers stay leaf) or c (a plain C call)"
 	@echo "  FRAME_POINTER=$(FRAME_POINTER)  0: -fomit-frame-pointer (make experiments' E5 builds; no %rbp chains for backtraces)"
 	@echo "  EXPERIMENTS_OUT=$(EXPERIMENTS_OUT) EXPERIMENTS_DOC=$(EXPERIMENTS_DOC)  make experiments: output directory; a second copy of the page (docs)"
-	@echo "  LOCKDEP=$(LOCKDEP)       1: lockdep-lite, lock order (ABBA) and IRQ-state checks (kernel/lockdep.h)"
+	@echo "  LOCKDEP=$(LOCKDEP)       1: lockdep-lite, lock order (ABBA) and IRQ-state checks (kernel/locking/lockdep.h)"
 	@echo "  CMDLINE=\"$(CMDLINE)\"   kernel command line baked into the ISO"
 	@echo "  DEBUG=$(DEBUG)         1: build with -Og"
 	@echo "  BUILD=$(BUILD) ISO=$(ISO)  output places"

@@ -8,7 +8,7 @@
 
 bits 32
 
-%include "asm-offsets.inc"	; KERNEL_VMA, PAGE_OFFSET, STACK_SIZE (kernel/mm.h)
+%include "asm-offsets.inc"	; KERNEL_VMA, PAGE_OFFSET, STACK_SIZE (mm/mm.h)
 COM1		equ 0x3F8
 MB2_BOOT_MAGIC	equ 0x36D76289
 

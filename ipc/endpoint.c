@@ -10,7 +10,7 @@
  * Lock order: ipc_lock, then a run-queue lock (wake_up_thread() inside
  * ipc_lock). Nothing takes ipc_lock under a run-queue lock. */
 #include "ipc/ipc.h"
-#include "kernel/process.h"
+#include "process/process.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "sched/sched.h"

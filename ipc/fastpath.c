@@ -1,7 +1,7 @@
 /* The IPC fast path, seL4's fastpath: a `call` that finds its server
  * waiting in recv on this CPU, and the server's `reply_recv` back to a
  * caller waiting on this CPU, each done in one function from the system
- * call entry (arch/x86_64/syscall_64.asm) with IRQs off: check, move the
+ * call entry (arch/x86_64/entry/syscall_64.asm) with IRQs off: check, move the
  * words, switch to the partner, and return to user mode from the
  * partner's saved registers. No message structure, no run queue, no
  * wake-up; a round trip is two system calls and two switches.
@@ -16,7 +16,7 @@
  * the slow path, a kill, a server's death), and then the scheduler
  * switches to it as to any thread: for switch_to() a parked thread has a
  * frame that returns into ipc_fastpath_resume_entry, which finishes the
- * system call the slow path's way (ipc_fastpath_resume, kernel/sys_ipc.c).
+ * system call the slow path's way (ipc_fastpath_resume, process/sys_ipc.c).
  *
  * The partner need not be parked: one that waits on the slow path (its
  * first recv, or a call made while the server was busy) is switched to
@@ -45,16 +45,16 @@
  * handoff, counted apart: ipc_handoff). */
 #include "ipc/ipc.h"
 #include "ipc/fastpath.h"
-#include "kernel/process.h"
+#include "process/process.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
-#include "kernel/syscall.h"
-#include "kernel/trace.h"
+#include "process/syscall.h"
+#include "kernel/trace/trace.h"
 #include "kernel/entry/common.h"
 #include "sched/sched.h"
 #include "sched/handoff.h"
 #include "arch/x86_64/regs.h"
-#include "arch/x86_64/switch.h"
+#include "arch/x86_64/entry/switch.h"
 #include "uapi/syscall.h"
 
 /* Any tag bit below the label: a payload length, a grant, or unknown. */
@@ -62,7 +62,7 @@
 
 /* The words of me's message into the partner: its registers when it is
  * parked (it returns to user mode from them, the way deliver() in
- * kernel/sys_ipc.c would have written them), else its message, which its
+ * process/sys_ipc.c would have written them), else its message, which its
  * own deliver() then takes. */
 static __always_inline void move_words(const struct pt_regs *regs, struct ipc_state *to, u64 badge)
 {

@@ -1,5 +1,5 @@
 /* The IPC fast path (ipc/fastpath.c), called from the system call entry
- * (arch/x86_64/syscall_64.asm) for ipc_call and ipc_reply_recv. */
+ * (arch/x86_64/entry/syscall_64.asm) for ipc_call and ipc_reply_recv. */
 #ifndef FOLD_IPC_FASTPATH_H
 #define FOLD_IPC_FASTPATH_H
 #include "lib/types.h"
@@ -26,7 +26,7 @@ bool ipc_fastpath_finish(struct thread *prev);
 /* A parked thread the scheduler switched to, from
  * ipc_fastpath_resume_entry with %rsp at its registers. True: SYSRET. */
 bool ipc_fastpath_resume(struct thread *prev, struct pt_regs *regs);
-/* arch/x86_64/syscall_64.asm: where a parked thread's switch_to() frame
+/* arch/x86_64/entry/syscall_64.asm: where a parked thread's switch_to() frame
  * returns. */
 void ipc_fastpath_resume_entry(void);
 #endif

@@ -1,5 +1,5 @@
 /* IPC inside the kernel: objects, handle tables, the per-process IPC
- * state, and the operations the system calls (kernel/sys_ipc.c) and the
+ * state, and the operations the system calls (process/sys_ipc.c) and the
  * tests use. The user's view and the errors are uapi/ipc.h's.
  *
  *   ipc/object.c        objects (endpoints, notifications) and handles
@@ -19,7 +19,7 @@
 #define FOLD_IPC_IPC_H
 #include "lib/types.h"
 #include "lib/list.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "uapi/ipc.h"
 #include "sched/thread.h"
 
@@ -48,7 +48,7 @@ struct notification {
 	struct kobject obj;
 	u32 bits;
 	struct ipc_state *waiter;
-	/* Bound to an interrupt (kernel/irq_notify.c): when the first
+	/* Bound to an interrupt (ipc/irq_notify.c): when the first
 	 * interrupt since the waiter last woke came (ktime_get_ns), 0 if
 	 * none; the IRQ-to-driver latency is measured from it. */
 	volatile u64 irq_stamp;
@@ -136,7 +136,7 @@ void ipc_describe(struct ipc_state *s, char *buf, u64 len);
 
 /* ipc/endpoint.c: each returns 0 or -errno; s->msg holds the message in
  * and out (a receive fills it, badge included). The caller copies the
- * payload in and out (kernel/sys_ipc.c). */
+ * payload in and out (process/sys_ipc.c). */
 long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call);
 long ipc_recv(struct ipc_state *s, struct endpoint *ep);
 long ipc_reply(struct ipc_state *s);

@@ -3,10 +3,10 @@
  * an interrupt) and wait() takes all at once, blocking while it is 0.
  * Signals coalesce: two signals of one bit before a wait are one. */
 #include "ipc/ipc.h"
-#include "kernel/process.h"
+#include "process/process.h"
 #include "sched/sched.h"
 #include "uapi/errno.h"
-#include "kernel/irq_notify.h"
+#include "ipc/irq_notify.h"
 
 long notify_signal(struct notification *n, u32 bits)
 {

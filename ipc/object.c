@@ -7,8 +7,8 @@
  * it was not given is -EPERM. Nothing a user passes indexes memory
  * outside its own table. */
 #include "ipc/ipc.h"
-#include "kernel/process.h"
-#include "kernel/mm.h"
+#include "process/process.h"
+#include "mm/mm.h"
 #include "kernel/panic.h"
 #include "sched/sched.h"
 #include "lib/string.h"

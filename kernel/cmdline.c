@@ -1,5 +1,5 @@
 #include "kernel/cmdline.h"
-#include "kernel/uaccess.h"
+#include "mm/uaccess.h"
 #include "kernel/printk.h"
 #include "sched/preempt_mode.h"
 #include "lib/parse.h"
@@ -112,7 +112,7 @@ static int set_clock(const char *v)
 	return 0;
 }
 
-/* kernel/uaccess.h: might_fault() in every user copy, or (off) none, so
+/* mm/uaccess.h: might_fault() in every user copy, or (off) none, so
  * its cost can be measured; MIGHT_FAULT=0 at build time removes it. */
 static int set_might_fault(const char *v)
 {

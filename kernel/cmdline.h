@@ -17,7 +17,7 @@
 
 /* The options, X(key, what a value looks like, the default): the table in
  * kernel/cmdline.c expands it (set_<key> parses each one), and
- * arch/x86_64/asm-offsets.c hands the keys to the host tools. */
+ * arch/x86_64/kernel/asm-offsets.c hands the keys to the host tools. */
 #define CMDLINE_OPTIONS(X)                                                             \
 	X(loglevel, "a number 0-7", "6")                                               \
 	X(preempt, "a mode:" PREEMPT_MODE_NAMES, "the build's PREEMPT")                \
@@ -43,8 +43,8 @@ struct cmdline_values {
 	bool bench;          /* bench=0 skips the default benchmarks in make run */
 	bool shell;          /* shell=on: a prompt after boot (make run at a terminal) */
 	bool icount;         /* clock=icount: QEMU runs -icount shift=0,sleep=off */
-	u32 watchdog_thresh; /* seconds, as Linux's (kernel/watchdog.c) */
-	int serial_drv;      /* 1 on, 0 off, -1 auto (kernel/console_drv.c) */
+	u32 watchdog_thresh; /* seconds, as Linux's (kernel/debug/watchdog.c) */
+	int serial_drv;      /* 1 on, 0 off, -1 auto (drivers/console_drv.c) */
 };
 extern struct cmdline_values cmdline;
 /* Parses and prints the warnings; returns the number of warnings. */

@@ -1,16 +1,16 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/ksyms.h"
+#include "kernel/debug/ksyms.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
-#include "kernel/mm.h"
+#include "mm/mm.h"
 #include "kernel/smp.h"
-#include "kernel/nmi_backtrace.h"
-#include "arch/x86_64/ipi.h"
+#include "kernel/debug/nmi_backtrace.h"
+#include "arch/x86_64/kernel/apic/ipi.h"
 #include "sched/thread.h"
 #include "arch/x86_64/regs.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/acpi_poweroff.h"
+#include "arch/x86_64/kernel/acpi/acpi_poweroff.h"
 #include "lib/format.h"
 
 volatile u64 bug_reports;
@@ -143,7 +143,7 @@ __noreturn void panic(const char *fmt, ...)
 	dump_context();
 	dump_stack();
 	/* The other CPUs: each prints its backtrace in the NMI that stops it
-	 * (arch/x86_64/nmi.c), as Linux's panic does with
+	 * (arch/x86_64/kernel/nmi.c), as Linux's panic does with
 	 * trigger_all_cpu_backtrace(); bounded, a CPU may not answer. */
 	nmi_backtrace_request_others();
 	smp_send_stop();

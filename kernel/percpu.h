@@ -1,6 +1,6 @@
 /* The per-CPU area: one `struct percpu` per CPU, reached on its own CPU
  * through the GS segment base (IA32_GS_BASE holds &percpu_area[cpu]), so a
- * field is one %gs:offset memory operand away (arch/x86_64/percpu.h).
+ * field is one %gs:offset memory operand away (arch/x86_64/kernel/percpu.h).
  * Other CPUs' copies are reached with per_cpu(field, cpu).
  *
  * The preempt count sits at a fixed offset that the entry code and GDB
@@ -57,13 +57,13 @@ struct percpu {
 	struct thread *idle;
 	void *fault_catcher;       /* kernel/fault_catch.h, tests only */
 	void *rq;                  /* sched/core.c's struct rq */
-	u64 probe_scratch;         /* written by kernel/probes.c only */
+	u64 probe_scratch;         /* written by tests/disasm/probes.c only */
 	u32 bench_count;           /* the preempt benchmark's stand-in count */
 	u64 top_of_stack;          /* the current thread's kernel stack top (= TSS.RSP0) */
 	u64 user_rsp;              /* the syscall entry's scratch: the user's RSP */
 	struct pt_regs *irq_regs;  /* the interrupted registers, in an IRQ handler */
 	u32 in_nmi;                /* in do_nmi's printing part (kernel/printk.c) */
-	struct tss *tss;           /* this CPU's TSS (arch/x86_64/gdt.h) */
+	struct tss *tss;           /* this CPU's TSS (arch/x86_64/kernel/gdt.h) */
 	u64 io_bitmap_seq;         /* the I/O bit map this CPU's TSS holds (0: none) */
 	struct cpu_stats stats;
 } __aligned(64);
@@ -77,7 +77,7 @@ extern u32 nr_cpus_possible;
 	for (u32 c = 0; c < nr_cpus_possible; c++) \
 		if (READ_ONCE(percpu_area[c].online))
 
-#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/kernel/percpu.h"
 
 void percpu_init_cpu(u32 cpu, u32 apic_id);
 /* Mark this CPU online: its flag, the online mask, nr_cpus_online. */

@@ -197,7 +197,7 @@ static __always_inline u32 preempt_count(void)
 /* The full-preemption point. The fast path is the model's dec-and-test
  * (COUNT=off: none, so this is a compiler barrier); the slow path calls
  * preempt_schedule() through a thunk that keeps every register, so the
- * compiler sees no call (arch/x86_64/preempt_thunk.asm). */
+ * compiler sees no call (arch/x86_64/preempt/preempt_thunk.asm). */
 #define preempt_enable()                                         \
 	do {                                                     \
 		barrier();                                       \

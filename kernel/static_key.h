@@ -2,7 +2,7 @@
  * disabled and becomes a jmp when the key is enabled, Linux's jump labels
  * (include/linux/jump_label.h: static_branch_unlikely(),
  * static_branch_enable()). The branch is a patch site
- * (arch/x86_64/patch_site.h) whose record names the key instead of a set
+ * (arch/x86_64/kernel/patch_site.h) whose record names the key instead of a set
  * of preemption modes, so one table, one check and one writer serve the
  * modes and the keys alike: enabling a key rewrites its sites inside
  * stop_machine(), as a mode switch does, and `sites` lists them all.
@@ -12,12 +12,12 @@
  * memory, and the code behind it goes out of line (the compiler is told
  * the branch is unlikely).
  * Used where the off state is the common one and the pass is hot:
- * tracing's hooks (kernel/trace.h), on every interrupt, switch and
+ * tracing's hooks (kernel/trace/trace.h), on every interrupt, switch and
  * system call. */
 #ifndef FOLD_KERNEL_STATIC_KEY_H
 #define FOLD_KERNEL_STATIC_KEY_H
 #include "lib/types.h"
-#include "arch/x86_64/patch_site.h"
+#include "arch/x86_64/kernel/patch_site.h"
 
 /* The keys: X(ID, name). Key 0 is no key: a record with key 0 is a mode
  * site. `ktest` belongs to the patch suite (tests/kernel/test_patch.c),

@@ -1,5 +1,5 @@
 /* A rendezvous of every CPU, for a change that no CPU may see half done
- * (the preemption mode's patch sites, arch/x86_64/patch_site.c).
+ * (the preemption mode's patch sites, arch/x86_64/kernel/patch_site.c).
  *
  * A CALL_FUNCTION IPI parks every other CPU in its IPI handler, with
  * interrupts off, which means each one is between two whole kernel paths:
@@ -8,11 +8,11 @@
  * caller runs fn with its own interrupts off, then releases them. */
 #include "kernel/stop_machine.h"
 #include "kernel/smp.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/percpu.h"
 #include "kernel/panic.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/text_poke.h"
+#include "arch/x86_64/kernel/text_poke.h"
 
 static DEFINE_SPINLOCK(stop_lock);
 static volatile u32 parked;

@@ -1,7 +1,7 @@
 /* cyclictest's output formats, as rt-tests 2.4 prints them (Debian 12's
  * rt-tests 2.4-1, "cyclictest V 2.40"; src/cyclictest/cyclictest.c,
  * print_stat() and print_hist()). One source for fold's two printers of
- * them (kernel/bench/cyclictest_out.c, user/cyclictest.c); the host
+ * them (bench/cyclictest_out.c, user/cyclictest.c); the host
  * checker (tests/bench/check-cyclictest) transcribes them again from
  * rt-tests on purpose, so a slip here is caught there.
  *

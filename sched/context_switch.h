@@ -1,5 +1,5 @@
 /* The two halves of a context switch, on either side of the change of
- * stacks (switch_to(), arch/x86_64/switch.asm): what Linux's
+ * stacks (switch_to(), arch/x86_64/entry/switch.asm): what Linux's
  * context_switch() does before switch_to() (prepare_task_switch(), the
  * address space) and finish_task_switch() after it (kernel/sched/core.c).
  * Inline, because two paths run them on every pass and count every
@@ -12,9 +12,9 @@
 #include "sched/rq.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
-#include "kernel/trace.h"
-#include "kernel/user_mm.h"
-#include "arch/x86_64/gdt.h"
+#include "kernel/trace/trace.h"
+#include "mm/user_mm.h"
+#include "arch/x86_64/kernel/gdt.h"
 
 /* check_switch_count()'s panic (sched/core.c). */
 __noreturn __attribute__((cold)) void switch_count_bug(const char *when);
@@ -53,7 +53,7 @@ static __always_inline void switch_prepare(struct rq *rq, struct thread *prev,
 		prev->nivcsw++;
 	trace_event(sched_switch, prev, next);
 	preempt_model_switch(&prev->saved_preempt_count, &next->saved_preempt_count);
-	switch_mm_irqs_off(next);        /* CR3: next's address space (kernel/user_mm.c) */
+	switch_mm_irqs_off(next);        /* CR3: next's address space (mm/user_mm.c) */
 	tss_set_rsp0(next->stack_top);   /* where an entry from ring 3 lands */
 	this_cpu_write(current, next);
 }

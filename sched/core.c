@@ -22,16 +22,16 @@
 #include "sched/rq.h"
 #include "sched/context_switch.h"
 #include "sched/preempt_mode.h"
-#include "arch/x86_64/patch_site.h"
-#include "arch/x86_64/switch.h"
+#include "arch/x86_64/kernel/patch_site.h"
+#include "arch/x86_64/entry/switch.h"
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/ipi.h"
-#include "arch/x86_64/gdt.h"
-#include "kernel/user_mm.h"
-#include "kernel/trace.h"
+#include "arch/x86_64/kernel/apic/ipi.h"
+#include "arch/x86_64/kernel/gdt.h"
+#include "mm/user_mm.h"
+#include "kernel/trace/trace.h"
 
 struct rq rqs[MAX_CPUS];
 
@@ -231,7 +231,7 @@ void scheduler_ipi(void)
  * count to zero with TIF_NEED_RESCHED pending (never for a lazy request:
  * it is not in the count). Only full and lazy make that a preemption
  * point, and only they reach here: in none and voluntary the thunk's
- * patch site is a NOP that falls into `ret` (arch/x86_64/preempt_thunk.asm;
+ * patch site is a NOP that falls into `ret` (arch/x86_64/preempt/preempt_thunk.asm;
  * Linux's preempt_schedule static call is NULL in those modes). */
 void preempt_schedule(void)
 {
@@ -270,10 +270,10 @@ void preempt_schedule_irq(void)
 	} while (need_resched());
 }
 
-/* The IRQ exit's question to the mode (arch/x86_64/irq.c asks it once the
+/* The IRQ exit's question to the mode (arch/x86_64/entry/irq.c asks it once the
  * count said yes): full and lazy preempt there. The answer is code, not a
  * load: a patch site that is a jmp to the call in full and lazy and a NOP
- * in none and voluntary (arch/x86_64/patch_site.h; Linux's
+ * in none and voluntary (arch/x86_64/kernel/patch_site.h; Linux's
  * irqentry_exit_cond_resched static call). */
 void irqentry_exit_cond_resched(void)
 {

@@ -10,7 +10,7 @@
  * none of them acts on; the tick promotes it (sched/core.c).
  *
  * The points are code, not tests of a variable: each is a patch site
- * (arch/x86_64/patch_site.h), a jmp in the modes it acts in and a 5-byte
+ * (arch/x86_64/kernel/patch_site.h), a jmp in the modes it acts in and a 5-byte
  * NOP in the others, so a hot path reads no mode variable. A switch
  * rewrites the sites inside stop_machine(): no CPU runs one while it
  * changes, and none acts on half a switch (e.g. decides "full" at IRQ
@@ -25,10 +25,10 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/patch_site.h"
+#include "arch/x86_64/kernel/patch_site.h"
 #include "lib/parse.h"
 #include "lib/format.h"
-#include "kernel/trace.h"
+#include "kernel/trace/trace.h"
 
 volatile int preempt_mode = PREEMPT_MODE_DEFAULT;
 

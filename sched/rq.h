@@ -4,7 +4,7 @@
 #ifndef FOLD_SCHED_RQ_H
 #define FOLD_SCHED_RQ_H
 #include "sched/sched.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "lib/list.h"
 
 struct rq {

@@ -1,9 +1,9 @@
 /* Sleeping until an absolute time, on this CPU's high-resolution timer
  * queue. */
 #include "sched/sched.h"
-#include "kernel/hrtimer.h"
+#include "kernel/time/hrtimer.h"
 #include "kernel/preempt.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 
 struct sleeper {
 	struct hrtimer timer;

@@ -6,7 +6,7 @@
 #define FOLD_SCHED_WAIT_H
 #include "lib/types.h"
 #include "lib/list.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "sched/sched.h"
 
 struct wait_queue {

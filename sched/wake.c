@@ -6,9 +6,9 @@
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
-#include "kernel/mm.h"
+#include "mm/mm.h"
 #include "arch/x86_64/cpu.h"
-#include "kernel/trace.h"
+#include "kernel/trace/trace.h"
 
 bool sched_running;
 

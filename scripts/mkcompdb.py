@@ -7,7 +7,7 @@ with the command the Makefile runs for it.
 COMMAND is the compiler and its flags as a shell string (what make runs,
 quotes and all); each SRC gets `COMMAND -c -o OBJDIR/SRC.o SRC`, run in
 the current directory. A SRC given as SRC=NAME is compiled to
-OBJDIR/NAME.o instead (kernel/bench/bench_pair.c, built once per count
+OBJDIR/NAME.o instead (bench/bench_pair.c, built once per count
 model, each with a group of its own).
 """
 import argparse

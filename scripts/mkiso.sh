@@ -3,7 +3,7 @@
 # ELF with the kernel command line CMDLINE and loads each MODULE (a user
 # program, build/user/NAME.elf) as /boot/user/NAME with the string NAME
 # (`module2 /boot/user/NAME NAME`; multiboot2 spec 3.6.6: the kernel
-# takes the string's first word as the module's name, kernel/module.c).
+# takes the string's first word as the module's name, boot/module.c).
 # A NAME is 1-31 letters, digits, '_' and '-', so it needs no quoting in
 # grub.cfg; any other name is refused with a message.
 #
@@ -66,7 +66,7 @@ if [ -n "$menu" ]; then
 	input="terminal_input serial console"
 fi
 # all_video: the VBE (BIOS) and GOP (UEFI) drivers, so that GRUB can set
-# the mode boot/header.asm's framebuffer tag asks for (kernel/fbcon.c).
+# the mode boot/header.asm's framebuffer tag asks for (drivers/fbcon.c).
 # gfxpayload is left unset: GRUB's multiboot2 loader then takes the
 # header's 1024x768x32, else whatever linear mode it finds.
 cat > "$dir/boot/grub/grub.cfg" <<CFG

@@ -240,7 +240,7 @@ CASES = [
          check=check_commands),
     Case("build-fails", "good.log", via="make", make_exit=2,
          mention=("build failed (make exit status 2)",
-                  "kernel/main.c:12: error"),
+                  "init/main.c:12: error"),
          check=check_build_output),
 ]
 
@@ -402,7 +402,7 @@ def test_build_failures(run, tmp) -> list[str]:
     problems = []
     if tally != {True: 0, False: 2}:
         problems.append(f"tally {tally}, expected two failures")
-    if text.count("kernel/main.c:12: error") != 1 or \
+    if text.count("init/main.c:12: error") != 1 or \
             "same make output as row b1" not in text:
         problems.append(f"make's output not shown exactly once:\n{text}")
     return problems

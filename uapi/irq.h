@@ -1,5 +1,5 @@
-/* User-level drivers, the user's view (the kernel's: kernel/irq_notify.h,
- * kernel/console_drv.h). A process the kernel started with CAP_SYS_RAWIO
+/* User-level drivers, the user's view (the kernel's: ipc/irq_notify.h,
+ * drivers/console_drv.h). A process the kernel started with CAP_SYS_RAWIO
  * (the serial driver, user/serial_drv.c) may:
  *
  *   ioperm(from, num, on)     take ports from..from+num-1 (Linux's call):

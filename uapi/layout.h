@@ -1,4 +1,4 @@
-/* The user half of every address space (kernel/mm.h has the kernel half).
+/* The user half of every address space (mm/mm.h has the kernel half).
  *
  *   0x0000000000000000  nothing: NULL and the first 4 MiB stay unmapped
  *   0x0000000000400000  USER_LOAD_MIN: the lowest address an ELF segment

@@ -1,4 +1,4 @@
-/* System call numbers, shared by the kernel's table (kernel/syscall.c)
+/* System call numbers, shared by the kernel's table (process/syscall.c)
  * and the user library's stubs (user/lib/syscall.h). Where Linux has the
  * call, the number is Linux's x86-64 one (arch/x86/entry/syscalls/
  * syscall_64.tbl), so `strace`-style traces read the same; fold's own

@@ -1,6 +1,6 @@
 /* serial_drv [prio=P]: the console's user-level driver, for the 16550
  * UART on COM1 (ports 0x3f8-0x3ff, IRQ 4). The kernel starts it at boot
- * with CAP_SYS_RAWIO (kernel/console_drv.c); any other process that tries
+ * with CAP_SYS_RAWIO (drivers/console_drv.c); any other process that tries
  * is refused (-EPERM).
  *
  * It takes the ports (ioperm), binds IRQ 4 to a notification (irq_bind)

@@ -7,7 +7,7 @@
  *   fill N     N bytes on stdout as lines "# udtest fill ....." (bench
  *              udriver's load for the driver)
  *   wait N [prio=P]  notify_wait() on handle 0 until bit 1 comes (bench
- *              udriver's timer-driven waiter, kernel/bench/bench_udriver.c),
+ *              udriver's timer-driven waiter, bench/bench_udriver.c),
  *              N times at most, as SCHED_FIFO P if P > 0
  *   giveup     with CAP_SYS_RAWIO: take COM2's ports and read one, give
  *              them up and read again: the #GP must kill it; it prints

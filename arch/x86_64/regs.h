@@ -1,5 +1,5 @@
 /* The register frame the common interrupt entry builds on the stack
- * (arch/x86_64/entry.asm pushes it in reverse order of these fields). The
+ * (arch/x86_64/entry/entry.asm pushes it in reverse order of these fields). The
  * last five are what the CPU pushed itself (SDM Vol. 3A 7.14.2, "Stack
  * usage on transfers to interrupt and exception-handling routines", 64-bit
  * mode always pushes SS:RSP). */

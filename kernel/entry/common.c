@@ -1,7 +1,7 @@
 /* The way back to user mode, in C, as Linux's kernel/entry/common.c has
  * it. Every return to ring 3 passes exit_to_user_mode(): the interrupt
- * exit (arch/x86_64/irq.c), the syscall exit (kernel/syscall.c) and a new
- * process's first return (kernel/process.c).
+ * exit (arch/x86_64/entry/irq.c), the syscall exit (process/syscall.c) and a new
+ * process's first return (process/process.c).
  *
  * User space is always preemptible, in every preemption mode, none
  * included: a pending TIF_NEED_RESCHED (or, in lazy mode,
@@ -11,7 +11,7 @@
  * is only whether the kernel may be preempted. */
 #include "kernel/entry/common.h"
 #include "kernel/preempt.h"
-#include "kernel/process.h"
+#include "process/process.h"
 #include "kernel/panic.h"
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"

@@ -55,6 +55,6 @@ static __always_inline void exit_to_user_mode(struct pt_regs *regs)
 		exit_to_user_mode_bad_count(preempt_count_raw());
 }
 
-/* A new user thread's first return (arch/x86_64/entry.asm). */
+/* A new user thread's first return (arch/x86_64/entry/entry.asm). */
 __noreturn void ret_to_user(struct pt_regs *regs);
 #endif

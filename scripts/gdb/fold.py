@@ -13,12 +13,12 @@
 # Nothing here is copied by hand from the C sources. Structure layouts come
 # from the DWARF types in fold.elf (gdb.Value field access by name); the
 # count's masks, the TIF bits and the count model come from
-# fold_offsets.py, which the build generates from arch/x86_64/asm-offsets.c
+# fold_offsets.py, which the build generates from arch/x86_64/kernel/asm-offsets.c
 # next to fold.elf. On first use the two are cross-checked, so helpers never
 # decode a count with another build's constants.
 #
 # Also: an unwinder that walks backtraces through interrupt frames (the
-# struct pt_regs that arch/x86_64/entry.asm builds) and stops them cleanly
+# struct pt_regs that arch/x86_64/entry/entry.asm builds) and stops them cleanly
 # at the boot stub's call into kmain.
 
 import os
@@ -79,7 +79,7 @@ def consts():
     missing = [n for n in need if n not in c]
     if missing:
         raise gdb.GdbError(f"fold: {path} lacks {', '.join(missing)}: "
-                           "rebuild with make (arch/x86_64/asm-offsets.c)")
+                           "rebuild with make (arch/x86_64/kernel/asm-offsets.c)")
     # Same build? The offsets the assembly uses must be the DWARF ones.
     for name, struct, field in (("PERCPU_preempt_count", "percpu", "preempt_count"),
                                 ("PERCPU_current", "percpu", "current"),
@@ -787,7 +787,7 @@ def _symbol_ranges():
 
 
 class FoldUnwinder(gdb.unwinder.Unwinder):
-    """common_entry (arch/x86_64/entry.asm) calls irq_dispatch with a struct
+    """common_entry (arch/x86_64/entry/entry.asm) calls irq_dispatch with a struct
     pt_regs above a two-word frame record: at its return address, %rsp
     points at the record and pt_regs starts 16 bytes higher. Every register
     of the interrupted code is in pt_regs, so the frame above common_entry

@@ -50,7 +50,7 @@ MIGHT_FAULT = ("on", "off")
 # so its mode= names the mode measured (one of the model's valid modes),
 # not the configuration's, and tells its results apart.
 SWEPT = {"uaccess": ("mode",), "mode_cost": ("mode",), "udriver": ("mode",)}
-# E8 (kernel/bench/bench_hackbench.c, bench_wakeup_hog.c, bench_mode_cost.c)
+# E8 (bench/bench_hackbench.c, bench_wakeup_hog.c, bench_mode_cost.c)
 WAKEUP_CLASSES = ("fifo", "normal")
 MODE_COST_WHAT = ("irq_roundtrip", "enable_pending")
 MODE_COST_VIA = ("patched", "variable")
@@ -82,7 +82,7 @@ REQUIRED = {
     "ipc": ("test", "placement"),
     "udriver": ("src", "load", "samples", "mean_ns", "max_ns"),
 }
-# issue 11 (kernel/bench/bench_ipc.c, bench_udriver.c)
+# issue 11 (bench/bench_ipc.c, bench_udriver.c)
 IPC_PLACEMENTS = ("same", "cross")                # cross: smp >= 2
 IPC_BYTES = ("0", "64")
 UDRIVER_CASES = tuple((s, l) for l in ("none", "hog") for s in ("uart", "timer"))

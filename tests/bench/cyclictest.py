@@ -305,7 +305,7 @@ def check(text: str) -> Report:
 # fold's serial log -> one cyclictest report per `bench latency` run
 # ---------------------------------------------------------------------------
 
-# kernel/bench/bench_latency.c's header line, then its report: the T:
+# bench/bench_latency.c's header line, then its report: the T:
 # lines and the histogram block, then "bench latency:" and BENCH lines.
 _HEADER = re.compile(r"^bench latency: \d+ CPUs?, .* load (\S+) \(")
 

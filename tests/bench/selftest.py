@@ -556,7 +556,7 @@ class Cases:
                      "folded/full smp=2: timeout after 3 s: the kernel never "
                      "powered off (last line: 'Powering off.'); the figure "
                      "is from its log all the same.",
-                     "ti/full smp=1: build failed: kernel/main.c:12: error")
+                     "ti/full smp=1: build failed: init/main.c:12: error")
             with open(os.path.join(d, "results.json")) as f:
                 data = json.load(f)
             st = {c["name"]: c["status"] for c in data["configs"]}

@@ -19,7 +19,7 @@ out-of-line block of an unlikely() branch, is counted with NAME):
              by target, and it is exact because nothing else in fold's C
              calls either of them (preempt_schedule_regs, the thunk's
              asm body, does, and is asm: the same in every variant).
-             A patch site (arch/x86_64/patch_site.h, the .patch_sites
+             A patch site (arch/x86_64/kernel/patch_site.h, the .patch_sites
              section) is a 5-byte `jmp` to a label of its own function (or a
              NOP): not a call. The code at its label is read like the rest,
              so cond_resched()'s call behind the site counts as a call.

@@ -42,10 +42,10 @@ FUZZ_CFLAGS  := $(HOST_CFLAGS) -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_FULL \
 
 # The kernel files each target parses with (lib/ and the shim come with all).
 FUZZ_SRCS_cmdline   := kernel/cmdline.c
-FUZZ_SRCS_shell     := kernel/shell.c kernel/cmdline.c kernel/bench/bench_common.c
-FUZZ_SRCS_multiboot := kernel/multiboot.c kernel/cmdline.c
-FUZZ_SRCS_acpi      := arch/x86_64/acpi.c arch/x86_64/acpi_aml.c kernel/multiboot.c
-FUZZ_SRCS_elf       := kernel/elf.c
+FUZZ_SRCS_shell     := shell/shell.c kernel/cmdline.c bench/bench_common.c
+FUZZ_SRCS_multiboot := boot/multiboot.c kernel/cmdline.c
+FUZZ_SRCS_acpi      := arch/x86_64/kernel/acpi/acpi.c arch/x86_64/kernel/acpi/acpi_aml.c boot/multiboot.c
+FUZZ_SRCS_elf       := process/elf.c
 
 FUZZ_C_TARGETS := $(filter-out ktap,$(FUZZ_TARGETS))
 FUZZ_BINS := $(FUZZ_C_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
@@ -67,7 +67,7 @@ fuzz-test: $(FUZZ_BINS)
 # instrumentation and the sanitizers. The preprocessor flags are
 # HOST_CPPFLAGS' (-I. and rename.h) without its -MMD, which would write
 # one .d per source over the same name: any kernel header may matter.
-FUZZ_HEADERS := $(wildcard lib/*.h kernel/*.h kernel/bench/*.h arch/x86_64/*.h \
+FUZZ_HEADERS := $(wildcard lib/*.h kernel/*.h bench/*.h arch/x86_64/*.h \
 	arch/x86_64/preempt/*.h sched/*.h uapi/*.h tests/fuzz/*.h tests/host/rename.h)
 define FUZZ_RULE
 $(FUZZ_BUILD)/fuzz_$(1): tests/fuzz/fuzz_$(1).c $(FUZZ_SRCS_$(1)) $(FUZZ_COMMON) $(FUZZ_HEADERS)

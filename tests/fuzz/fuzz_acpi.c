@@ -1,6 +1,6 @@
-/* Fuzz target: ACPI CPU discovery and power-off data (arch/x86_64/acpi.c):
+/* Fuzz target: ACPI CPU discovery and power-off data (arch/x86_64/kernel/acpi/acpi.c):
  * the RSDP, the RSDT or XSDT, the MADT, the FADT and the \_S5 package in
- * the DSDT it points to (arch/x86_64/acpi_aml.c, also run directly on the
+ * the DSDT it points to (arch/x86_64/kernel/acpi/acpi_aml.c, also run directly on the
  * whole memory). The input's first 36 bytes are the RSDP as
  * GRUB copied it into boot_info; the rest is physical memory from
  * FUZZ_PHYS (where QEMU puts its tables, near the top of RAM): tables,
@@ -20,9 +20,9 @@
  * CPUs it lists distinct, and `acpi_pm` either valid (a PM1a port, SLP_TYP
  * values of 3 bits) or saying why not. */
 #include "tests/fuzz/fuzz.h"
-#include "arch/x86_64/acpi.h"
-#include "arch/x86_64/acpi_aml.h"
-#include "kernel/multiboot.h"
+#include "arch/x86_64/kernel/acpi/acpi.h"
+#include "arch/x86_64/kernel/acpi/acpi_aml.h"
+#include "boot/multiboot.h"
 #include "lib/string.h"
 #include "lib/unaligned.h"
 

@@ -1,5 +1,5 @@
-/* Fuzz target: the ELF64 executable validator (kernel/elf.c), which a
- * boot module goes through before kernel/exec.c maps it. The input is the
+/* Fuzz target: the ELF64 executable validator (process/elf.c), which a
+ * boot module goes through before process/exec.c maps it. The input is the
  * image, in a heap buffer of exactly its size. An image the validator
  * takes must keep every promise elf.h makes, because the loader relies on
  * them: this target checks each one and then does the loader's copies
@@ -7,7 +7,7 @@
  * so a promise broken is an assertion or an ASan report. A refusal must
  * be -ENOEXEC with a reason. */
 #include "tests/fuzz/fuzz.h"
-#include "kernel/elf.h"
+#include "process/elf.h"
 #include "uapi/errno.h"
 #include "uapi/layout.h"
 #include "kernel/printk.h"

@@ -1,4 +1,4 @@
-/* Fuzz target: the multiboot2 boot information (kernel/multiboot.c),
+/* Fuzz target: the multiboot2 boot information (boot/multiboot.c),
  * then the command line it carries (kernel/cmdline.c), as kmain does. The
  * input is the information block itself, its u32 total size first; a
  * total larger than the input is cut to the input (GRUB's block is as
@@ -7,9 +7,9 @@
  * so a read past its end is an ASan report. After parsing, every count
  * must be within its array and every string terminated. */
 #include "tests/fuzz/fuzz.h"
-#include "kernel/multiboot.h"
+#include "boot/multiboot.h"
 #include "kernel/cmdline.h"
-#include "kernel/mm.h"
+#include "mm/mm.h"
 #include "lib/string.h"
 #include "lib/unaligned.h"
 

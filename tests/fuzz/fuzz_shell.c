@@ -1,28 +1,28 @@
-/* Fuzz target: a shell line (kernel/shell.c, lib/parse.c) and the bench
- * and torture options after it (kernel/bench/bench_common.c's bench_parse
- * and opts_parse, against the option lists in kernel/bench/bench.h and
- * kernel/torture.h). The input
+/* Fuzz target: a shell line (shell/shell.c, lib/parse.c) and the bench
+ * and torture options after it (bench/bench_common.c's bench_parse
+ * and opts_parse, against the option lists in bench/bench.h and
+ * tests/torture/torture.h). The input
  * is typed: every byte goes through the line editor, as from the serial
  * port, and each finished line runs; then the whole input, cut at its
  * first NUL, runs once more as an autorun= list of ';'-separated lines.
  *
- * The command table here replaces kernel/shell_cmds.c, whose commands
+ * The command table here replaces shell/shell_cmds.c, whose commands
  * reach the scheduler: `bench NAME key=value...` parses its options as
  * the real one does (but runs no benchmark), `preempt MODE` parses a
  * mode, and `help` prints the usage lines; every command first checks
  * the argv the shell split for it. */
 #include "tests/fuzz/fuzz.h"
-#include "kernel/shell.h"
-#include "kernel/bench/bench.h"
-#include "kernel/torture.h"
+#include "shell/shell.h"
+#include "bench/bench.h"
+#include "tests/torture/torture.h"
 #include "sched/preempt_mode.h"
 #include "lib/string.h"
 
 /* The words of bench latency's and userlat's load=, as in
- * kernel/bench/bench_latency.c and bench_user.c (not linked here). */
+ * bench/bench_latency.c and bench_user.c (not linked here). */
 const char *const bench_latency_loads[3] = { "none", "hog", "pingpong" };
 const char *const bench_userlat_loads[2] = { "none", "hog" };
-/* torture's inject= words, as in kernel/torture_run.c (not linked here). */
+/* torture's inject= words, as in tests/torture/torture_run.c (not linked here). */
 const char *const torture_inject_names[NR_TORTURE_INJECT] = { "none", "lost", "leak" };
 
 static bool blank(char c)

@@ -44,7 +44,7 @@ HOST_SAN_PROBE = $(shell mkdir -p $(HOST_BUILD) && \
 
 # lib/, and the kernel's pure parsers that have a host test of their own.
 HOST_LIB_SRCS := lib/string.c lib/format.c lib/bitmap.c lib/stats.c \
-	lib/parse.c lib/sort.c lib/string_helpers.c arch/x86_64/acpi_aml.c
+	lib/parse.c lib/sort.c lib/string_helpers.c arch/x86_64/kernel/acpi/acpi_aml.c
 HOST_LIB_OBJS := $(HOST_LIB_SRCS:%.c=$(HOST_BUILD)/%.o)
 HOST_TEST_NAMES := string format list bitmap stats parse sort string_helpers acpi_aml prandom
 HOST_TEST_BINS := $(HOST_TEST_NAMES:%=$(HOST_BUILD)/test_%)

@@ -1,7 +1,7 @@
-/* Host tests for arch/x86_64/acpi_aml.c: \_S5 found in real shapes of
+/* Host tests for arch/x86_64/kernel/acpi/acpi_aml.c: \_S5 found in real shapes of
  * AML, refused with a reason in broken ones, and never read past the
  * end (each input is an exact-size heap copy: ASan sees an overread). */
-#include "arch/x86_64/acpi_aml.h"
+#include "arch/x86_64/kernel/acpi/acpi_aml.h"
 #include "lib/string.h"
 #include "tests/host/check.h"
 

@@ -1,11 +1,11 @@
 /* The bench suite: the benchmarks end, whatever the timing. Every wait in
  * them is bounded; these cases set up the timings that used to make them
  * wait forever, or report a result they had not measured. */
-#include "kernel/ktest.h"
-#include "kernel/bench/bench.h"
+#include "tests/kernel/ktest.h"
+#include "bench/bench.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
 #include "arch/x86_64/cpu.h"

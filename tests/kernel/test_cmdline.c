@@ -1,7 +1,7 @@
 /* The cmdline suite: bad options warn once each and keep the defaults. The
  * boot-time half (the warnings really printed at boot) is the harness row
  * `cmdline-warnings` in tests/configs. */
-#include "kernel/ktest.h"
+#include "tests/kernel/ktest.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "lib/string.h"

@@ -1,12 +1,12 @@
 /* The debug suite: each debug check fires when provoked on purpose, and
  * its report names the problem and carries the context (thread, CPU, the
  * count decoded) and a backtrace. */
-#include "kernel/ktest.h"
+#include "tests/kernel/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
-#include "kernel/spinlock.h"
-#include "arch/x86_64/irq.h"
+#include "kernel/locking/spinlock.h"
+#include "arch/x86_64/entry/irq.h"
 #include "kernel/smp.h"
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"

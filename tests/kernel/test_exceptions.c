@@ -2,10 +2,10 @@
  * purpose inside fault_catch_call(), and the test asserts both what the
  * CPU reported (vector, error code, CR2) and what the oops report printed
  * (mnemonic, CR2, the faulting function's symbol). */
-#include "kernel/ktest.h"
+#include "tests/kernel/ktest.h"
 #include "kernel/printk.h"
-#include "kernel/mm.h"
-#include "arch/x86_64/fault_catch.h"
+#include "mm/mm.h"
+#include "arch/x86_64/mm/fault_catch.h"
 #include "lib/string.h"
 #include "lib/format.h"
 

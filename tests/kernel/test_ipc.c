@@ -12,10 +12,10 @@
  *   - a process cannot use a handle it was not given, or a right;
  *   - handles move in messages (a name server, user/names.c);
  *   - four fuzzers on two CPUs leave the kernel working. */
-#include "kernel/ktest.h"
-#include "kernel/process.h"
-#include "kernel/module.h"
-#include "kernel/time.h"
+#include "tests/kernel/ktest.h"
+#include "process/process.h"
+#include "boot/module.h"
+#include "kernel/time/time.h"
 #include "kernel/printk.h"
 #include "kernel/cmdline.h"
 #include "sched/sched.h"

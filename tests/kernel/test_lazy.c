@@ -19,18 +19,18 @@
  * do: wall-clock TCG may stall X's vCPU for a whole tick period between
  * the promoting tick and W's first instruction (the next tick then lands
  * first), so they are checked under clock=icount only. */
-#include "kernel/ktest.h"
+#include "tests/kernel/ktest.h"
 #include "kernel/cmdline.h"
 #include "kernel/percpu.h"
-#include "kernel/time.h"
-#include "kernel/hrtimer.h"
+#include "kernel/time/time.h"
+#include "kernel/time/hrtimer.h"
 #include "kernel/preempt.h"
 #include "sched/sched.h"
 #include "sched/wait.h"
 #include "sched/preempt_mode.h"
 #include "kernel/smp.h"
-#include "kernel/module.h"
-#include "kernel/process.h"
+#include "boot/module.h"
+#include "process/process.h"
 #include "uapi/syscall.h" /* SIGKILL */
 #include "tests/kernel/user_run.h"
 #include "kernel/entry/common.h"

@@ -1,19 +1,19 @@
-/* The lockdep suite (LOCKDEP=1, kernel/lockdep.h): an ABBA inversion and
+/* The lockdep suite (LOCKDEP=1, kernel/locking/lockdep.h): an ABBA inversion and
  * a lock taken both in hardirq context and with IRQs on are each provoked
  * on purpose, on one CPU with no real deadlock, and their reports are
  * asserted. The reports are captured quietly (kept off the console, still
  * in the log), so a row can refuse any report on the console: each one
  * there came from fold's own locks. The last case checks the counters: no
  * report but this suite's own so far. With LOCKDEP=0 every case skips. */
-#include "kernel/ktest.h"
-#include "kernel/lockdep.h"
-#include "kernel/spinlock.h"
+#include "tests/kernel/ktest.h"
+#include "kernel/locking/lockdep.h"
+#include "kernel/locking/spinlock.h"
 
 #if LOCKDEP
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
-#include "kernel/hrtimer.h"
-#include "kernel/time.h"
+#include "kernel/time/hrtimer.h"
+#include "kernel/time/time.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
 

@@ -1,10 +1,10 @@
 /* The memory suite: frames, the direct map (RAM above 4 GiB too), the
  * kernel's page permissions, guard pages and kmalloc. */
-#include "kernel/ktest.h"
-#include "kernel/mm.h"
+#include "tests/kernel/ktest.h"
+#include "mm/mm.h"
 #include "lib/string.h"
 #include "arch/x86_64/cpu.h"
-#include "kernel/multiboot.h"
+#include "boot/multiboot.h"
 
 static void frame_alloc_free(struct ktest *t)
 {

@@ -12,16 +12,16 @@
  *              lazy suite, tests/kernel/test_lazy.c, has the normal case)
  * The suite switches the mode at run time (preempt_mode_set(), while a
  * thread spins on every other CPU) and checks each in turn. */
-#include "kernel/ktest.h"
+#include "tests/kernel/ktest.h"
 #include "kernel/cmdline.h"
 #include "kernel/percpu.h"
-#include "kernel/time.h"
-#include "kernel/hrtimer.h"
+#include "kernel/time/time.h"
+#include "kernel/time/hrtimer.h"
 #include "kernel/preempt.h"
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/patch_site.h"
+#include "arch/x86_64/kernel/patch_site.h"
 
 enum { L_RUN, L_IN_MIGHT, L_IN_COND, L_DONE, L_NOT_STARTED };
 static const char *const state_names[] = { "mid-loop", "at might_resched()",

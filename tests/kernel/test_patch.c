@@ -10,22 +10,22 @@
  * corruption case changes its bytes while the other CPUs run, which would
  * not be safe for a site the kernel uses. Its key `ktest` has one site,
  * ktest_key_probe's, for the same reason. */
-#include "kernel/ktest.h"
+#include "tests/kernel/ktest.h"
 #include "kernel/cmdline.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
-#include "kernel/hrtimer.h"
-#include "kernel/ksyms.h"
+#include "kernel/time/time.h"
+#include "kernel/time/hrtimer.h"
+#include "kernel/debug/ksyms.h"
 #include "kernel/preempt.h"
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
-#include "arch/x86_64/patch_site.h"
+#include "arch/x86_64/kernel/patch_site.h"
 #include "kernel/static_key.h"
-#include "arch/x86_64/text_poke.h"
+#include "arch/x86_64/kernel/text_poke.h"
 #include "arch/x86_64/cpu.h"
-#include "arch/x86_64/vm.h"
-#include "kernel/mm.h"
+#include "arch/x86_64/mm/vm.h"
+#include "mm/mm.h"
 #include "lib/string.h"
 
 static __noinline int ktest_probe(void)

@@ -2,11 +2,11 @@
  * preempt_enable()'s slow path, and reschedule requests local and remote.
  * Every case asserts what the build's count model and the current mode
  * should do, so the suite passes for every COUNT x PREEMPT. */
-#include "kernel/ktest.h"
+#include "tests/kernel/ktest.h"
 #include "kernel/preempt.h"
-#include "arch/x86_64/irq.h"
+#include "arch/x86_64/entry/irq.h"
 #include "kernel/percpu.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/cmdline.h"
 #include "sched/sched.h"
 #include "sched/wait.h"

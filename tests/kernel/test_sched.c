@@ -1,9 +1,9 @@
 /* The sched suite: priority order, round-robin, sleep accuracy, mutual
  * exclusion, join, and a lost-wake-up stress across all CPUs. */
-#include "kernel/ktest.h"
+#include "tests/kernel/ktest.h"
 #include "kernel/cmdline.h"
 #include "kernel/percpu.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/preempt.h"
 #include "sched/sched.h"
 #include "sched/wait.h"

@@ -2,8 +2,8 @@
  * length limit) and the command dispatcher's answers to bad input. The
  * same bad input typed through autorun= is checked by the harness row
  * `shell-bad-input`. */
-#include "kernel/ktest.h"
-#include "kernel/shell.h"
+#include "tests/kernel/ktest.h"
+#include "shell/shell.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 #include "lib/format.h"

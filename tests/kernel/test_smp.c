@@ -1,15 +1,15 @@
 /* The smp suite: per-CPU areas, APIC IDs, IPIs, cross-CPU calls, a
  * spinlock stress, the tick and one-shot timers on every CPU. */
-#include "kernel/ktest.h"
+#include "tests/kernel/ktest.h"
 #include "kernel/cmdline.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
-#include "kernel/spinlock.h"
-#include "kernel/hrtimer.h"
-#include "kernel/time.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/time/hrtimer.h"
+#include "kernel/time/time.h"
 #include "kernel/preempt.h"
 #include "sched/sched.h"
-#include "arch/x86_64/apic.h"
+#include "arch/x86_64/kernel/apic/apic.h"
 #include "arch/x86_64/cpu.h"
 
 struct where {

@@ -5,16 +5,16 @@
  * so they land in ring 3, in the kernel, and in the windows between
  * `syscall` and SWAPGS and between SWAPGS and SYSRET, where the saved CS
  * and GS disagree. The NMI handler panics on a wrong GS base
- * (arch/x86_64/nmi.c), so surviving 10,000 of them is the assertion. */
-#include "kernel/ktest.h"
-#include "kernel/process.h"
-#include "kernel/module.h"
+ * (arch/x86_64/kernel/nmi.c), so surviving 10,000 of them is the assertion. */
+#include "tests/kernel/ktest.h"
+#include "process/process.h"
+#include "boot/module.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/entry/common.h"
 #include "sched/sched.h"
-#include "arch/x86_64/nmi.h"
+#include "arch/x86_64/kernel/nmi.h"
 #include "arch/x86_64/cpu.h"
 #include "tests/kernel/user_run.h"
 #include "uapi/syscall.h"

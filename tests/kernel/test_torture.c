@@ -1,10 +1,10 @@
-/* The torture suite (kernel/torture.h): a short run must pass its own
+/* The torture suite (tests/torture/torture.h): a short run must pass its own
  * checks, and each check must catch what it is there for: a wake-up
  * left out on purpose is found and its thread named, a count left raised
  * on purpose is found. Short, and under clock=icount the same every run
  * (fixed seeds). `make torture` runs the long version (tests/torture/). */
-#include "kernel/ktest.h"
-#include "kernel/torture.h"
+#include "tests/kernel/ktest.h"
+#include "tests/torture/torture.h"
 #include "kernel/cmdline.h"
 #include "kernel/percpu.h"
 #include "lib/string.h"

@@ -6,16 +6,16 @@
  * USER_TOP, a length that wraps. With SMAP (-cpu max) a plain kernel load
  * from the page faults; with SMEP a call into it does. might_fault()
  * reports an atomic caller and is a preemption point in voluntary mode. */
-#include "kernel/ktest.h"
-#include "kernel/uaccess.h"
-#include "kernel/user_mm.h"
+#include "tests/kernel/ktest.h"
+#include "mm/uaccess.h"
+#include "mm/user_mm.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
-#include "kernel/mm.h"
+#include "mm/mm.h"
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
-#include "arch/x86_64/fault_catch.h"
+#include "arch/x86_64/mm/fault_catch.h"
 #include "arch/x86_64/cpu.h"
 #include "tests/kernel/user_run.h"
 #include "lib/string.h"

@@ -1,5 +1,5 @@
 /* The udriver suite: the console's user-level driver (user/serial_drv.c,
- * kernel/console_drv.c, kernel/irq_notify.c, kernel/sys_irq.c), with
+ * drivers/console_drv.c, ipc/irq_notify.c, process/sys_irq.c), with
  * user/udtest.c on the other side.
  *   - after the takeover a process's output goes through the driver: the
  *     bytes it wrote are the bytes the driver answered for, and IRQ 4 fired
@@ -15,13 +15,13 @@
  * A kernel panic after the takeover still reaching the port is the row
  * udriver-panic (tests/configs). Runs last-case-kills-the-driver: keep
  * driver_killed_fallback last. */
-#include "kernel/ktest.h"
-#include "kernel/process.h"
-#include "kernel/console_drv.h"
-#include "kernel/irq_notify.h"
-#include "kernel/syscall.h"
+#include "tests/kernel/ktest.h"
+#include "process/process.h"
+#include "drivers/console_drv.h"
+#include "ipc/irq_notify.h"
+#include "process/syscall.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "kernel/smp.h"
 #include "sched/sched.h"
 #include "tests/kernel/user_run.h"
@@ -30,7 +30,7 @@
 #include "lib/string.h"
 #include "lib/parse.h"
 #include "kernel/cmdline.h"
-#include "arch/x86_64/ioapic.h"
+#include "arch/x86_64/kernel/apic/ioapic.h"
 
 static char outbuf[USER_OUT_MAX];
 static bool started_here; /* the boot did not start a driver: stop ours at the end */

@@ -2,16 +2,16 @@
  * report read back from the kernel log.
  *   - `bt all` (trigger_all_cpu_backtrace): every online CPU answers the
  *     NMI with its call trace, even one spinning with IRQs off;
- *   - the soft-lockup detector (kernel/watchdog.c): a thread that keeps
+ *   - the soft-lockup detector (kernel/debug/watchdog.c): a thread that keeps
  *     preemption off for a second while another waits for its CPU is
  *     reported, with its name and its call trace. */
-#include "kernel/ktest.h"
-#include "kernel/nmi_backtrace.h"
-#include "kernel/watchdog.h"
+#include "tests/kernel/ktest.h"
+#include "kernel/debug/nmi_backtrace.h"
+#include "kernel/debug/watchdog.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
+#include "kernel/time/time.h"
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"

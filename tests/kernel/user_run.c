@@ -1,10 +1,10 @@
 /* tests/kernel/user_run.h */
 #include "tests/kernel/user_run.h"
-#include "kernel/process.h"
-#include "kernel/syscall.h"
+#include "process/process.h"
+#include "process/syscall.h"
 #include "kernel/printk.h"
-#include "kernel/module.h"
-#include "kernel/ktest.h"
+#include "boot/module.h"
+#include "tests/kernel/ktest.h"
 #include "lib/parse.h"
 #include "lib/string.h"
 

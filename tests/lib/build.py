@@ -6,7 +6,7 @@ Runs with the same make variables share one object directory,
 rows or programs boot it.
 
 The build writes <BUILD>/fold_offsets.py (scripts/mkoffsets.sh, from
-arch/x86_64/asm-offsets.c): NAME = number lines, and NAME = ["word", ...]
+arch/x86_64/kernel/asm-offsets.c): NAME = number lines, and NAME = ["word", ...]
 lines for lists. kernel_info() reads the kernel's limits and option names
 from it, so that no host tool copies them from the C sources by hand:
 
@@ -29,7 +29,7 @@ import shlex
 import subprocess
 from dataclasses import dataclass
 
-# make's progress lines ("  CC      kernel/main.c"): they differ with what
+# make's progress lines ("  CC      init/main.c"): they differ with what
 # was already built, so they are left out when outputs are compared.
 PROGRESS_RE = re.compile(r"^\s+[A-Z]{2,8}\s+\S+")
 MAKEVAR_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -161,7 +161,7 @@ def kernel_info(path: str) -> KernelInfo:
         missing.append("BENCH_OPTIONS_<name>")
     if missing:
         raise BuildError(f"{path} lacks {', '.join(missing)}: build it again "
-                         "(arch/x86_64/asm-offsets.c, 'Limits for the host tools')")
+                         "(arch/x86_64/kernel/asm-offsets.c, 'Limits for the host tools')")
     return KernelInfo(v["CMDLINE_MAX"], v["AUTORUN_MAX"], v["SHELL_LINE_MAX"],
                       tuple(v["CMDLINE_OPTIONS"]), benches, path)
 

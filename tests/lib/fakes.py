@@ -198,7 +198,7 @@ def fake_make(argv: list[str]) -> int:
     if not status and opts.get("fail-if") in args:
         status = 2
     if status:
-        print("kernel/main.c:12: error: expected ';' before '}' token")
+        print("init/main.c:12: error: expected ';' before '}' token")
         print("make: *** [Makefile:80: build/kernel/main.o] Error 1")
         return status
     paths = [a[4:] for a in args if a.startswith("ISO=")]

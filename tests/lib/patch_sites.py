@@ -1,9 +1,9 @@
 """The patch sites of a fold ELF and of a running kernel's `sites` dump.
 
 read_sites(elf, offsets) reads the .patch_sites records (struct patch_site,
-arch/x86_64/patch_site.h, laid out as asm-offsets exported them in
+arch/x86_64/kernel/patch_site.h, laid out as asm-offsets exported them in
 fold_offsets.py) and the bytes each site holds as linked; parse_dumps()
-reads the lines the shell's `sites` command prints (kernel/shell_cmds.c).
+reads the lines the shell's `sites` command prints (shell/shell_cmds.c).
 tests/check-disasm uses both.
 """
 

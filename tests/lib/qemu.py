@@ -95,7 +95,7 @@ def gdbstub_args(port: int) -> list[str]:
 
 
 def screen_args(qmp_socket: str | None = None, window: bool = False) -> list[str]:
-    """A display for the screen console (kernel/fbcon.c): QEMU's standard
+    """A display for the screen console (drivers/fbcon.c): QEMU's standard
     VGA (Bochs VBE under a BIOS; OVMF's GOP drives it under UEFI), which
     renders even with -display none; window: a GTK window (Debian's
     qemu-system-x86 has gtk); qmp_socket: a QMP server there (screendump,

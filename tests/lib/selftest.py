@@ -4,7 +4,7 @@
 Each check returns a list of problems (empty: passed). They use the fakes
 (tests/lib/fakes.py) for QEMU, except lib-kernel-info, which runs the real
 make for <tmp>/fold_offsets.py: one compiled file, the whole way from the
-C headers through arch/x86_64/asm-offsets.c and scripts/mkoffsets.sh.
+C headers through arch/x86_64/kernel/asm-offsets.c and scripts/mkoffsets.sh.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ STAGES = [
     # Taking and dropping locks, whoever does it.
     ("locks", ["*spin_lock*", "*spin_unlock*", "*spin_trylock*", "lockdep_*"]),
     # Interrupt entry and exit: the stub, the register save and restore
-    # (arch/x86_64/entry.asm), deciding the exit (irqentry_exit).
+    # (arch/x86_64/entry/entry.asm), deciding the exit (irqentry_exit).
     ("entry/exit", ["vector_stub_*", "common_entry", "error_entry", "irqentry_*",
                     "restore_*", "irq_return*", "entry_SYSCALL_64*", "do_syscall_64",
                     "syscall_exit_to_user_mode", "exit_to_user_mode*", "swapgs_*"]),

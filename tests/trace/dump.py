@@ -1,4 +1,4 @@
-"""Reading `trace dump`'s lines from a serial log (kernel/trace.c says
+"""Reading `trace dump`'s lines from a serial log (kernel/trace/trace.c says
 their form). Every line between `TRACE begin` and `TRACE end` that starts
 with T carries a Fletcher-16 checksum of its text (RFC 1146, Appendix I);
 a line whose checksum or fields are wrong is an error, never skipped: a

@@ -8,7 +8,7 @@ irq_handler_entry/exit and raw_syscalls sys_enter/exit are Linux's
 so trace-cmd's and KernelShark's own handling of them (the sched_switch
 plugin, the task plots) applies. The fold system's events are fold's.
 
-kernel/trace_events.c packs each event into a record's four arguments;
+kernel/trace/trace_events.c packs each event into a record's four arguments;
 the to_payload functions below unpack them, so the two change together.
 """
 

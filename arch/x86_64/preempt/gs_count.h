@@ -1,6 +1,6 @@
 /* The instructions every per-CPU count model shares: the count is a 32-bit
  * field of this CPU's struct percpu, one %gs:offset operand away
- * (arch/x86_64/percpu.h), and each change to it is ONE unlocked
+ * (arch/x86_64/kernel/percpu.h), and each change to it is ONE unlocked
  * read-modify-write instruction. That is enough: only this CPU writes its
  * count, and an interrupt can only arrive between two instructions, never
  * inside one (SDM Vol. 3A 7.6, "Program or Task Restart"), so an
@@ -16,7 +16,7 @@
 /* The per-CPU field the models operate on. Only the preempt benchmark
  * changes it (to bench_count), to run every model's instruction sequence
  * side by side in one image without touching the real count
- * (kernel/bench/bench_pair.c). */
+ * (bench/bench_pair.c). */
 #ifndef PREEMPT_COUNT_FIELD
 #define PREEMPT_COUNT_FIELD preempt_count
 #endif

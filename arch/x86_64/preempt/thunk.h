@@ -1,6 +1,6 @@
 /* preempt_enable()'s slow path, the same for every count model: a call
  * to preempt_schedule() through preempt_schedule_thunk
- * (arch/x86_64/preempt_thunk.asm), which saves every caller-clobbered
+ * (arch/x86_64/preempt/preempt_thunk.asm), which saves every caller-clobbered
  * register, so the compiler sees an asm that clobbers nothing and keeps
  * the caller's registers live across it. */
 #ifndef FOLD_ARCH_PREEMPT_THUNK_H

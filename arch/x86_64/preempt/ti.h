@@ -10,7 +10,7 @@
 #define FOLD_ARCH_PREEMPT_MODEL_H
 
 #include "kernel/percpu.h"
-#include "kernel/mm.h"
+#include "mm/mm.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/preempt/tif_flag.h"
 

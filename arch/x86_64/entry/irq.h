@@ -1,0 +1,42 @@
+/* Interrupt vectors and their handlers (arch/x86_64/entry/irq.c), and the
+ * hardirq accounting every handler runs inside (irq_enter/irq_exit). */
+#ifndef FOLD_ARCH_IRQ_H
+#define FOLD_ARCH_IRQ_H
+#include "lib/types.h"
+struct pt_regs;
+
+typedef void (*irq_handler_t)(struct pt_regs *regs);
+
+/* The vectors fold uses. 0-31 are the CPU's exceptions (SDM Vol. 3A
+ * 7.3); the local APIC delivers the timer, the IPIs and its error and
+ * spurious interrupts (SDM Vol. 3A 12.5). */
+#define VECTOR_TIMER 0x20
+#define VECTOR_TEST 0x80       /* software `int`: the debug suite's leaky handler */
+#define VECTOR_BENCH 0x81      /* software `int`: bench preempt's empty handler */
+#define VECTOR_RESCHEDULE 0xF0
+#define VECTOR_CALL_FUNCTION 0xF1
+#define VECTOR_ERROR 0xFE
+#define VECTOR_SPURIOUS 0xFF
+/* Not an IDT vector: the `vector` of a pt_regs the syscall entry built
+ * (arch/x86_64/entry/syscall_64.asm). */
+#define VECTOR_SYSCALL 0x100
+
+/* A handler for a vector the local APIC does not deliver (software
+ * `int n`, the 8259's spurious lines) or that acknowledges itself. */
+void irq_register(int vector, irq_handler_t h, const char *name);
+/* A handler for a system vector, one the local APIC delivers (the timer,
+ * the IPIs): irq_dispatch() sends the EOI before it runs, as Linux's
+ * sysvec handlers do. */
+void irq_register_sysvec(int vector, irq_handler_t h, const char *name);
+const char *irq_name(int vector);
+/* The C side of common_entry (arch/x86_64/entry/entry.asm). */
+void irq_dispatch(struct pt_regs *regs);
+/* Boot CPU, after acpi_init(): its local APIC, and the RESCHEDULE
+ * vector (Linux's init_IRQ()). */
+void init_IRQ(void);
+/* "xAPIC" or "x2APIC", for `cpus`. */
+const char *irq_controller_name(void);
+
+void irq_enter(void);
+void irq_exit(void);
+#endif

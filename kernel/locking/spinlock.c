@@ -1,0 +1,126 @@
+#include "kernel/locking/spinlock.h"
+#include "kernel/preempt.h"
+#include "kernel/panic.h"
+#include "kernel/locking/lockdep.h"
+#include "arch/x86_64/cpu.h"
+
+/* lockdep's hooks (kernel/locking/lockdep.h) are empty macros with LOCKDEP=0, so
+ * every function below compiles to what it was before lockdep. */
+#define CALLER_IP ((u64)__builtin_return_address(0))
+
+#if LOCKDEP
+void __spin_lock_init(struct spinlock *l, const char *name, struct lock_class_key *key)
+{
+	l->key = key;
+	l->class = NULL;
+#else
+void spin_lock_init(struct spinlock *l, const char *name)
+{
+#endif
+	l->next = 0;
+	l->serving = 0;
+	l->owner_cpu = -1;
+	l->name = name;
+}
+
+/* Returns false, without taking the lock, when this CPU already holds it:
+ * a certain deadlock, reported instead (the debug check). */
+static bool do_raw_spin_lock(struct spinlock *l)
+{
+	s32 me = (s32)raw_smp_processor_id();
+	if (unlikely(READ_ONCE(l->owner_cpu) == me)) {
+		report_bug("spinlock recursion: lock %s already held by this CPU (%d)",
+			   l->name ? l->name : "?", me);
+		return false;
+	}
+	u32 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
+		cpu_relax();
+	l->owner_cpu = me;
+	return true;
+}
+
+#if !LOCKDEP
+/* The inline spin_lock()'s contended path: preemption is already off. */
+void spin_lock_slowpath(struct spinlock *l)
+{
+	if (!do_raw_spin_lock(l))
+		preempt_enable_no_resched();
+}
+
+void spin_unlock_bad(struct spinlock *l)
+{
+	BUG("spin_unlock of %s by CPU %u, owner is CPU %d",
+	    l->name ? l->name : "?", raw_smp_processor_id(), l->owner_cpu);
+}
+#else
+void raw_spin_unlock(struct spinlock *l)
+{
+	if (unlikely(l->owner_cpu != (s32)raw_smp_processor_id()))
+		BUG("spin_unlock of %s by CPU %u, owner is CPU %d",
+		    l->name ? l->name : "?", raw_smp_processor_id(), l->owner_cpu);
+	lock_release(l);
+	l->owner_cpu = -1;
+	__atomic_store_n(&l->serving, l->serving + 1, __ATOMIC_RELEASE);
+}
+
+static __always_inline void __spin_lock(struct spinlock *l, u64 ip)
+{
+	preempt_disable();
+	lock_acquire(l, false, ip);
+	if (!do_raw_spin_lock(l)) {
+		lock_release(l);
+		preempt_enable_no_resched();
+	}
+}
+
+void spin_lock(struct spinlock *l)
+{
+	__spin_lock(l, CALLER_IP);
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	raw_spin_unlock(l);
+	preempt_enable();
+}
+
+#endif
+
+bool spin_trylock(struct spinlock *l)
+{
+	preempt_disable();
+	u32 s = __atomic_load_n(&l->serving, __ATOMIC_RELAXED);
+	u32 expected = s;
+	if (__atomic_compare_exchange_n(&l->next, &expected, s + 1, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		l->owner_cpu = (s32)raw_smp_processor_id();
+		lock_acquire(l, true, CALLER_IP);
+		return true;
+	}
+	preempt_enable();
+	return false;
+}
+
+#if LOCKDEP
+u64 spin_lock_irqsave(struct spinlock *l)
+{
+	u64 f = local_irq_save();
+	__spin_lock(l, CALLER_IP); /* reports name the caller */
+	return f;
+}
+
+void spin_unlock_irqrestore(struct spinlock *l, u64 flags)
+{
+	/* Unlock with IRQs still off, then restore: preempt_enable() here
+	 * may reschedule only if IRQs were on (preempt_schedule checks). */
+	raw_spin_unlock(l);
+	local_irq_restore(flags);
+	preempt_enable();
+}
+#endif
+
+bool spin_is_locked(struct spinlock *l)
+{
+	return READ_ONCE(l->next) != READ_ONCE(l->serving);
+}

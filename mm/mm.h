@@ -1,0 +1,69 @@
+/* Memory: physical frames, the kernel page tables, stacks and kmalloc.
+ *
+ * Virtual layout (48-bit canonical addresses):
+ *   0x0000000000000000  nothing (NULL dereferences fault)
+ *   0xFFFF800000000000  PAGE_OFFSET: direct map of all RAM, RW, NX, 2 MiB pages
+ *                       (4 KiB around the kernel text, whose frames are RO)
+ *   0xFFFFC00000000000  STACK_BASE: kernel stacks, each 16 KiB, THREAD_SIZE
+ *                       aligned, with an unmapped 16 KiB guard below
+ *   0xFFFFD00000000000  MMIO_BASE: device registers (LAPIC, IOAPIC), uncached
+ *   0xFFFFE00000000000  TEXT_POKE_VA: one page, a writable alias of a text
+ *                       page only while text_poke() writes through it
+ *   0xFFFFFFFF80000000  KERNEL_VMA: the kernel image, 4 KiB pages, text R+X,
+ *                       rodata R+NX, data/bss RW+NX
+ */
+#ifndef FOLD_KERNEL_MM_H
+#define FOLD_KERNEL_MM_H
+#include "lib/types.h"
+
+#define PAGE_SIZE 4096UL
+#define PAGE_SHIFT 12
+#define PAGE_OFFSET 0xFFFF800000000000UL
+#define STACK_BASE 0xFFFFC00000000000UL
+#define MMIO_BASE 0xFFFFD00000000000UL
+#define TEXT_POKE_VA 0xFFFFE00000000000UL
+#define KERNEL_VMA 0xFFFFFFFF80000000UL
+
+#define STACK_SIZE 16384UL   /* == THREAD_SIZE of the ti model */
+#define STACK_SLOT (2 * STACK_SIZE)
+#define STACK_SLOTS 4096
+
+static inline void *phys_to_virt(u64 pa)
+{
+	return (void *)(pa + PAGE_OFFSET);
+}
+static inline u64 virt_to_phys(const void *va)
+{
+	u64 v = (u64)va;
+	return v >= KERNEL_VMA ? v - KERNEL_VMA : v - PAGE_OFFSET;
+}
+
+/* frame.c: the physical frame allocator (a bitmap, one bit per 4 KiB). */
+void frame_init(void);
+u64 frame_alloc(void);                 /* physical address, 0 if none */
+u64 frame_alloc_contig(size_t n);      /* n contiguous frames */
+u64 frame_alloc_above(u64 min_phys);   /* a frame at or above min_phys */
+void frame_free(u64 pa);
+void frame_free_contig(u64 pa, size_t n);
+u64 frames_free(void);
+extern u64 mem_max_phys;               /* end of the highest usable RAM */
+extern u64 mem_usable_bytes;
+extern u64 mem_above_4g_bytes;
+
+/* stack.c */
+u64 stack_alloc(void);                 /* returns the stack top */
+void stack_free(u64 top);
+bool stack_guard_contains(u64 va, int *slot);
+
+/* kmalloc.c */
+void *kmalloc(size_t size);
+void *kzalloc(size_t size);
+void kfree(void *p);
+
+extern char _kernel_phys_start[], _text_start[], _text_end[], _rodata_start[],
+	_rodata_end[], _data_start[], _data_end[], _bss_start[], _bss_end[],
+	_kernel_end[];
+/* The page tables themselves are the arch's (map_page(), ioremap(), the
+ * PTE bits and PAGE_KERNEL): arch/x86_64/mm/vm.h. */
+#include "arch/x86_64/mm/vm.h"
+#endif

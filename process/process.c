@@ -1,0 +1,290 @@
+/* Processes: see process/process.h. The address space is built by
+ * process/exec.c; a process's first entry into ring 3 is process_start().
+ *
+ * Signals are only the fatal ones: a fault in user mode (force_sig) or
+ * kill(pid, SIGKILL or SIGTERM). Either sets kill_sig and TIF_SIGPENDING
+ * and makes sure the thread soon passes exit_to_user_mode(): it wakes it
+ * if it sleeps (a sleep returns early with -EINTR) and, if it runs on
+ * another CPU, sends that CPU a RESCHEDULE IPI whose return to ring 3
+ * sees the flag (Linux's kick_process). */
+#include "process/process.h"
+#include "ipc/irq_notify.h"
+#include "drivers/console_drv.h"
+#include "mm/user_mm.h"
+#include "process/exec.h"
+#include "boot/module.h"
+#include "kernel/entry/common.h"
+#include "kernel/preempt.h"
+#include "kernel/printk.h"
+#include "kernel/panic.h"
+#include "mm/mm.h"
+#include "kernel/locking/spinlock.h"
+#include "sched/sched.h"
+#include "sched/wait.h"
+#include "ipc/ipc.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/kernel/gdt.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/kernel/apic/ipi.h"
+#include "uapi/errno.h"
+#include "uapi/syscall.h"
+#include "lib/string.h"
+
+static DEFINE_SPINLOCK(proc_lock);
+static LIST_HEAD(processes);
+static struct wait_queue exit_wq = WAIT_QUEUE_INIT(exit_wq);
+
+struct process *current_process(void)
+{
+	return current_thread()->proc;
+}
+
+/* The new thread's first code: take the address space, build the user
+ * register frame at the top of the kernel stack and leave through the
+ * same exit every return to ring 3 takes. */
+static void process_start(void *arg)
+{
+	struct process *p = arg;
+	struct thread *t = current_thread();
+	local_irq_disable();
+	t->mm = p->mm;
+	t->proc = p;
+	switch_mm_irqs_off(t);
+	local_irq_enable();
+	WRITE_ONCE(p->state, PROC_RUNNING);
+
+	struct pt_regs *regs = task_pt_regs(t);
+	memset(regs, 0, sizeof(*regs));
+	regs->rip = p->entry;
+	regs->cs = USER_CS;
+	regs->rflags = X86_EFLAGS_FIXED | X86_EFLAGS_IF;
+	regs->rsp = p->user_sp;
+	regs->ss = USER_DS;
+	exit_to_user_mode(regs);
+	ret_to_user(regs);
+}
+
+struct process *process_spawn(const struct spawn_args *a, int *err)
+{
+	return process_spawn_caps(a, 0, err);
+}
+
+struct process *process_spawn_caps(const struct spawn_args *a, u32 caps, int *err)
+{
+	process_reap_detached();
+	const struct boot_module *m = module_find(a->name);
+	if (!m) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	struct process *p = kzalloc(sizeof(*p));
+	if (!p) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	strlcpy(p->name, a->name, sizeof(p->name));
+	p->parent = a->parent;
+	p->detached = a->detached;
+	p->caps = caps;
+	p->state = PROC_STARTING;
+	INIT_LIST_HEAD(&p->node);
+	if (a->nhandles < 0 || a->nhandles > SPAWN_HANDLES_MAX || (a->nhandles && !a->ipc_from)) {
+		*err = -EINVAL;
+		kfree(p);
+		return NULL;
+	}
+	p->ipc = ipc_state_create(p, NULL);
+	if (!p->ipc) {
+		*err = -ENOMEM;
+		kfree(p);
+		return NULL;
+	}
+	*err = 0;
+	for (int i = 0; i < a->nhandles; i++) {
+		*err = handle_copy(a->ipc_from, a->handles[i], p->ipc);
+		if (*err < 0)
+			break;
+		*err = 0;
+	}
+	if (!*err)
+		*err = exec_load(p, m, a->argc, a->argv);
+	if (*err) {
+		ipc_state_destroy(p->ipc);
+		kfree(p);
+		return NULL;
+	}
+	struct thread *t = kthread_create(process_start, p, p->name, PRIO_NORMAL, a->cpus);
+	p->thread = t;
+	p->ipc->t = t;
+	p->pid = (int)t->id;
+	u64 f = spin_lock_irqsave(&proc_lock);
+	list_add_tail(&p->node, &processes);
+	spin_unlock_irqrestore(&proc_lock, f);
+	wake_up_thread(t);
+	return p;
+}
+
+/* Free an exited process: its thread (stack and struct, once it is off
+ * its CPU for good) and itself. It is already off the list. */
+static void release(struct process *p)
+{
+	thread_join(p->thread);
+	ipc_state_destroy(p->ipc);
+	kfree(p);
+}
+
+void process_reap_detached(void)
+{
+	for (;;) {
+		struct process *found = NULL, *it;
+		u64 f = spin_lock_irqsave(&proc_lock);
+		list_for_each_entry(it, &processes, node)
+			if (it->detached && it->state == PROC_ZOMBIE) {
+				found = it;
+				break;
+			}
+		if (found)
+			list_del(&found->node);
+		spin_unlock_irqrestore(&proc_lock, f);
+		if (!found)
+			return;
+		release(found);
+	}
+}
+
+int process_wait(struct process *p)
+{
+	wait_event(&exit_wq, READ_ONCE(p->state) == PROC_ZOMBIE);
+	u64 f = spin_lock_irqsave(&proc_lock);
+	list_del(&p->node);
+	spin_unlock_irqrestore(&proc_lock, f);
+	int status = p->status;
+	release(p);
+	return status;
+}
+
+/* Under proc_lock: a zombie child matching pid (or -1 for any), and
+ * whether any child matches at all. */
+static struct process *find_zombie_child(struct process *self, int pid, bool *any)
+{
+	struct process *it;
+	*any = false;
+	list_for_each_entry(it, &processes, node) {
+		if (it->parent != self || (pid != -1 && it->pid != pid))
+			continue;
+		*any = true;
+		if (it->state == PROC_ZOMBIE)
+			return it;
+	}
+	return NULL;
+}
+
+int process_wait_child(int pid, int *status, bool nohang)
+{
+	struct process *self = current_process(), *z = NULL;
+	bool any = false;
+	for (;;) {
+		struct waiter w = { 0 };
+		INIT_LIST_HEAD(&w.node);
+		prepare_to_wait(&exit_wq, &w);
+		u64 f = spin_lock_irqsave(&proc_lock);
+		z = find_zombie_child(self, pid, &any);
+		if (z)
+			list_del(&z->node);
+		spin_unlock_irqrestore(&proc_lock, f);
+		if (z || !any || nohang || fatal_signal_pending(self)) {
+			finish_wait(&exit_wq, &w);
+			break;
+		}
+		schedule();
+		finish_wait(&exit_wq, &w);
+	}
+	if (!z)
+		return !any ? -ECHILD : nohang ? 0 : -EINTR;
+	*status = z->status;
+	int zpid = z->pid;
+	release(z);
+	return zpid;
+}
+
+__noreturn void do_exit(int status)
+{
+	struct thread *t = current_thread();
+	struct process *p = t->proc;
+	BUG_ON(!p);
+	/* Off the address space before it is freed: back to the kernel's. */
+	local_irq_disable();
+	t->mm = NULL;
+	switch_mm_irqs_off(t);
+	local_irq_enable();
+	mm_destroy(p->mm);
+	p->mm = NULL;
+	irq_release_process(p);  /* its interrupt lines: masked, unbound */
+	console_drv_exit(p);     /* the console's driver: the kernel takes it back */
+	ipc_state_exit(p->ipc); /* its caller learns it died; its handles close */
+
+	u64 f = spin_lock_irqsave(&proc_lock);
+	struct process *it;
+	list_for_each_entry(it, &processes, node)
+		if (it->parent == p) { /* orphans: nobody will wait for them */
+			it->parent = NULL;
+			it->detached = true;
+		}
+	p->status = status;
+	__atomic_store_n(&p->state, PROC_ZOMBIE, __ATOMIC_SEQ_CST);
+	spin_unlock_irqrestore(&proc_lock, f);
+	wake_up_all(&exit_wq);
+	thread_exit();
+}
+
+static void send_fatal(struct process *p, int sig)
+{
+	struct thread *t = p->thread;
+	int none = 0;
+	__atomic_compare_exchange_n(&p->kill_sig, &none, sig, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&t->flags, _TIF_SIGPENDING, __ATOMIC_SEQ_CST);
+	if (wake_up_thread(t))
+		return;
+	preempt_disable();
+	if (t != current_thread() && READ_ONCE(t->on_cpu))
+		smp_send_reschedule((u32)READ_ONCE(t->cpu));
+	preempt_enable();
+}
+
+void force_sig(int sig)
+{
+	send_fatal(current_process(), sig);
+}
+
+int process_kill(int pid, int sig)
+{
+	if (sig != 0 && sig != SIGKILL && sig != SIGTERM)
+		return -EINVAL;
+	if (pid <= 0)
+		return -EINVAL; /* no process groups in fold */
+	int ret = -ESRCH;
+	u64 f = spin_lock_irqsave(&proc_lock);
+	struct process *it, *found = NULL;
+	list_for_each_entry(it, &processes, node)
+		if (it->pid == pid)
+			found = it;
+	if (found) {
+		ret = 0;
+		if (sig && found->state != PROC_ZOMBIE)
+			send_fatal(found, sig);
+	} else if (thread_exists((u32)pid)) {
+		ret = -EPERM; /* a kernel thread */
+	}
+	spin_unlock_irqrestore(&proc_lock, f);
+	return ret;
+}
+
+void process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
+{
+	u64 f = spin_lock_irqsave(&proc_lock);
+	struct process *it;
+	list_for_each_entry(it, &processes, node)
+		fn(it, arg);
+	spin_unlock_irqrestore(&proc_lock, f);
+}

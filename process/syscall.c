@@ -1,0 +1,60 @@
+/* The system call table and its dispatcher (entered from
+ * arch/x86_64/entry/syscall_64.asm). */
+#include "process/syscall.h"
+#include "kernel/entry/common.h"
+#include "kernel/percpu.h"
+#include "arch/x86_64/regs.h"
+#include "arch/x86_64/kernel/gdt.h"
+#include "arch/x86_64/cpu.h"
+#include "uapi/syscall.h"
+#include "uapi/errno.h"
+#include "uapi/layout.h"
+#include "kernel/trace/trace.h"
+
+static const syscall_fn sys_call_table[NR_SYSCALLS] = {
+	[__NR_write] = sys_write,
+	[__NR_sched_yield] = sys_sched_yield,
+	[__NR_nanosleep] = sys_nanosleep,
+	[__NR_getpid] = sys_getpid,
+	[__NR_exit] = sys_exit,
+	[__NR_wait4] = sys_wait4,
+	[__NR_kill] = sys_kill,
+	[__NR_sched_getparam] = sys_sched_getparam,
+	[__NR_sched_setscheduler] = sys_sched_setscheduler,
+	[__NR_sched_getscheduler] = sys_sched_getscheduler,
+	[__NR_gettid] = sys_gettid,
+	[__NR_clock_gettime] = sys_clock_gettime,
+	[__NR_clock_nanosleep] = sys_clock_nanosleep,
+	[__NR_exit_group] = sys_exit,
+	[__NR_spawn] = sys_spawn,
+	[__NR_endpoint_create] = sys_endpoint_create,
+	[__NR_notification_create] = sys_notification_create,
+	[__NR_handle_mint] = sys_handle_mint,
+	[__NR_handle_close] = sys_handle_close,
+	[__NR_ipc_send] = sys_ipc_send,
+	[__NR_ipc_recv] = sys_ipc_recv,
+	[__NR_ipc_call] = sys_ipc_call,
+	[__NR_ipc_reply] = sys_ipc_reply,
+	[__NR_ipc_reply_recv] = sys_ipc_reply_recv,
+	[__NR_notify_signal] = sys_notify_signal,
+	[__NR_notify_wait] = sys_notify_wait,
+	[__NR_ioperm] = sys_ioperm,
+	[__NR_irq_bind] = sys_irq_bind,
+	[__NR_irq_ack] = sys_irq_ack,
+	[__NR_console_register] = sys_console_register,
+};
+
+bool do_syscall_64(struct pt_regs *regs)
+{
+	local_irq_enable();
+	this_cpu_stat_inc(syscalls);
+	u64 nr = regs->error_code; /* the entry saved rax there */
+	long ret = -ENOSYS;
+	trace_event(sys_enter, nr, regs);
+	if (nr < NR_SYSCALLS && sys_call_table[nr])
+		ret = sys_call_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
+					 regs->r9);
+	trace_event(sys_exit, nr, ret);
+	regs->rax = (u64)ret;
+	return syscall_exit_to_user_mode(regs);
+}

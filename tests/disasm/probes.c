@@ -1,0 +1,46 @@
+/* Probe functions: each wraps one primitive in a function of its own, so
+ * that tests/check-disasm can read what the compiler made of it in
+ * build/fold.elf, and the preempt benchmark can time it. noipa keeps GCC
+ * from inlining, cloning or merging them. Nothing else calls them. */
+#include "tests/disasm/probes.h"
+#include "kernel/percpu.h"
+#include "kernel/preempt.h"
+
+#define PROBE __attribute__((noipa, used))
+
+PROBE u32 probe_this_cpu_read(void)
+{
+	return this_cpu_read(cpu);
+}
+
+PROBE void probe_this_cpu_write(u64 v)
+{
+	this_cpu_write(probe_scratch, v);
+}
+
+PROBE void probe_this_cpu_inc(void)
+{
+	this_cpu_inc(probe_scratch);
+}
+
+PROBE void probe_this_cpu_add(u64 v)
+{
+	this_cpu_add(probe_scratch, v);
+}
+
+PROBE void probe_preempt_disable(void)
+{
+	preempt_disable();
+}
+
+PROBE void probe_preempt_enable(void)
+{
+	preempt_enable();
+}
+
+/* The pair the article is about: for COUNT=folded, incl + decl + jcc. */
+PROBE void probe_preempt_pair(void)
+{
+	preempt_disable();
+	preempt_enable();
+}

@@ -1,0 +1,144 @@
+#include "tests/kernel/ktest.h"
+#include "kernel/printk.h"
+#include "kernel/preempt.h"
+#include "kernel/panic.h"
+#include "lib/string.h"
+#include "lib/string_helpers.h"
+#include "lib/format.h"
+#include "arch/x86_64/cpu.h"
+
+extern const struct ktest_suite _ktest_suites_start[], _ktest_suites_end[];
+u32 ktest_failures;
+
+void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	t->failed = true;
+	console_printf("    # %s: %s:%d: %s\n", t->name, file, line, msg);
+}
+
+void ktest_skip(struct ktest *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->skip_reason, sizeof(t->skip_reason), fmt, ap);
+	va_end(ap);
+	t->skipped = true;
+}
+
+void ktest_diag(struct ktest *t, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	console_printf("    # %s: %s\n", t->name, msg);
+}
+
+static const struct ktest_suite *find_suite(const char *name, size_t len)
+{
+	for (const struct ktest_suite *s = _ktest_suites_start; s < _ktest_suites_end; s++)
+		if (strlen(s->name) == len && !strncmp(s->name, name, len))
+			return s;
+	return NULL;
+}
+
+void ktest_list(void)
+{
+	for (const struct ktest_suite *s = _ktest_suites_start; s < _ktest_suites_end; s++)
+		printk("  %s (%zu cases)\n", s->name, s->ncases);
+}
+
+static bool run_suite(const struct ktest_suite *s, int number)
+{
+	bool suite_ok = true;
+	console_printf("    KTAP version 1\n    # Subtest: %s\n    1..%zu\n", s->name, s->ncases);
+	for (size_t i = 0; i < s->ncases; i++) {
+		struct ktest t = { .name = s->cases[i].name };
+		u32 count_before = preempt_count();
+		bool irqs_before = irqs_disabled();
+		s->cases[i].fn(&t);
+		/* A test must leave the CPU as it found it. */
+		if (preempt_count() != count_before)
+			ktest_fail(&t, __FILE__, __LINE__,
+				   "preempt count leaked: 0x%x before, 0x%x after",
+				   count_before, preempt_count());
+		if (irqs_disabled() != irqs_before)
+			ktest_fail(&t, __FILE__, __LINE__, "interrupt flag changed by the test");
+		if (t.failed) {
+			suite_ok = false;
+			console_printf("    not ok %zu %s\n", i + 1, t.name);
+		} else if (t.skipped) {
+			console_printf("    ok %zu %s # SKIP %s\n", i + 1, t.name, t.skip_reason);
+		} else {
+			console_printf("    ok %zu %s\n", i + 1, t.name);
+		}
+	}
+	console_printf("%s %d %s\n", suite_ok ? "ok" : "not ok", number, s->name);
+	return suite_ok;
+}
+
+static bool chosen_already(const struct ktest_suite **chosen, int n, const struct ktest_suite *s)
+{
+	for (int i = 0; i < n; i++)
+		if (chosen[i] == s)
+			return true;
+	return false;
+}
+
+int ktest_select(const char *list, const struct ktest_suite **chosen, size_t max)
+{
+	int n = 0;
+	for (const char *p = list;;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char name[ESCAPE_SIZE(40)], tmp[256];
+		strlcpy(tmp, p, len < sizeof(tmp) ? len + 1 : sizeof(tmp));
+		string_escape_str(tmp, name, sizeof(name));
+		if (len == 0) {
+			pr_err("test: an empty suite name in '%s'; the suites are all, or:\n",
+			       string_escape_str(list, name, sizeof(name)));
+			ktest_list();
+			return -1;
+		}
+		if (len == 5 && !strncmp(p, "panic", 5)) {
+			pr_err("test: 'panic' is not a suite: test=panic, alone, panics on purpose "
+			       "(nothing else runs), so it is not one of a list\n");
+			return -1;
+		}
+		bool all = len == 3 && !strncmp(p, "all", 3);
+		const struct ktest_suite *s = all ? _ktest_suites_start : find_suite(p, len);
+		if (!s) {
+			pr_err("test: no suite named '%s'; the suites are all, or:\n", name);
+			ktest_list();
+			return -1;
+		}
+		const struct ktest_suite *end = all ? _ktest_suites_end : s + 1;
+		for (; s < end; s++)
+			if (!chosen_already(chosen, n, s) && (size_t)n < max)
+				chosen[n++] = s;
+		if (!e)
+			return n;
+		p = e + 1;
+	}
+}
+
+int ktest_run(const char *list)
+{
+	const struct ktest_suite *chosen[64];
+	int n = ktest_select(list, chosen, ARRAY_SIZE(chosen));
+	if (n < 0)
+		return -1;
+	int failed = 0;
+	console_printf("KTAP version 1\n1..%d\n", n);
+	for (int i = 0; i < n; i++)
+		if (!run_suite(chosen[i], i + 1))
+			failed++;
+	ktest_failures += (u32)failed;
+	return failed;
+}
