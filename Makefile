@@ -134,7 +134,7 @@ ELF := $(BUILD)/fold.elf
 .DEFAULT_GOAL := all
 include user/user.mk
 
-.PHONY: all iso run test test-kvm host-test check-disasm deps help clean FORCE
+.PHONY: all iso run test check check-layers check-paths test-kvm host-test check-disasm deps help clean FORCE
 all: $(ELF) $(USER_ELFS) $(ISO) $(BUILD)/fold.asm $(BUILD)/fold.sym $(BUILD)/compile_commands.json
 
 # compile_commands.json for clangd and clang-tidy: every object's command,
@@ -321,9 +321,28 @@ test-kvm: tools
 test-bochs: tools
 	$(Q)python3 tests/bochs/run-bochs-test
 
+# The layer check (tests/layers: includes point down, no crowded folder)
+# and the path check (every repository path named in code or docs exists).
+check-layers:
+	$(Q)python3 tests/check-layers --self-test
+	$(Q)python3 tests/check-layers
+check-paths:
+	$(Q)python3 tests/check-paths --self-test
+	$(Q)python3 tests/check-paths
+
+# The edit loop: the host unit tests, the two checks above, and the rows
+# of tests/configs tagged check (each count model once, every mode once,
+# one user-space and one IPC row), two at a time.
+CHECK_JOBS ?= 2
+check: tools
+	$(Q)$(MAKE) -s host-test
+	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths
+	$(Q)python3 tests/run --group check -j $(CHECK_JOBS) $(TESTFLAGS)
+
 # The harness runs last: its closing line is the run's "N passed, N failed".
 test: tools
 	$(Q)$(MAKE) -s host-test
+	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths
 	$(Q)$(MAKE) -s --no-print-directory fuzz-test
 	$(Q)sh tests/check-make
 	$(Q)python3 tests/check-protos --self-test
@@ -376,7 +395,11 @@ help:
 	@echo "  all (default)  build/fold.elf, build/fold.iso, build/fold.asm, build/fold.sym"
 	@echo "  run            build and boot in QEMU (tests/lib/qemu-run), serial console on stdio"
 	@echo "                 (user programs print through the user-level driver serial_drv once it is up)"
-	@echo "  test           host unit tests, then every row of tests/configs in QEMU"
+	@echo "  check          the edit loop, a few minutes: host unit tests, the layer and path checks,"
+	@echo "                 and the rows of tests/configs tagged check (CHECK_JOBS=$(CHECK_JOBS) at once)"
+	@echo "  test           everything: host unit tests, every check, then every row of tests/configs"
+	@echo "  check-layers   includes point down the layers of tests/layers; no folder over 25 entries"
+	@echo "  check-paths    every repository path named in code, comments and docs exists"
 	@echo "  host-test      only the host unit tests of lib/"
 	@echo "  fuzz           every fuzz target (tests/fuzz/) for $(FUZZ_LONG) executions, or FUZZ_TIME s each"
 	@echo "  fuzz-test      each fuzz target for $(FUZZ_RUNS) executions, seed $(FUZZ_SEED) (part of make test)"
@@ -391,7 +414,7 @@ help:
 	@echo "  test-gdb       the batch GDB session against QEMU -smp 2 (part of make test)"
 	@echo "  bench          every COUNT x PREEMPT x SMP under -icount: build/bench/RESULTS.md"
 	@echo "                 (preempt, latency and userlat per load, throughput, uaccess, syscall,"
-	@echo "                 E8: hackbench, wakeup_hog, mode_cost; issue 11: ipc, udriver;"
+	@echo "                 E8: hackbench, wakeup_hog, mode_cost; IPC: ipc, udriver;"
 	@echo "                 modes none voluntary full lazy)"
 	@echo "  bench-repro    two -smp 1 icount runs of one build must give identical figures"
 	@echo "  bench-selftest the bench harness on canned logs"

@@ -51,7 +51,7 @@ _start:
 	; Early page tables: the first 1 GiB with 2 MiB pages, seen three times:
 	; identity (for the instruction after enabling paging), at PAGE_OFFSET
 	; (the direct map, so early C can read the boot information), and at
-	; KERNEL_VMA (where the kernel is linked). kernel/vm.c replaces them.
+	; KERNEL_VMA (where the kernel is linked). arch/x86_64/mm/vm.c replaces them.
 	mov edi, early_pd
 	mov eax, 0x83			; present | writable | 2 MiB page
 	mov ecx, 512

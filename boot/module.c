@@ -4,7 +4,7 @@
  * (the direct map is writable, nothing here writes). */
 #include "boot/module.h"
 #include "boot/multiboot.h"
-#include "process/elf.h"
+#include "lib/elf.h"
 #include "mm/mm.h"
 #include "kernel/printk.h"
 #include "lib/format.h"

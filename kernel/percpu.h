@@ -55,7 +55,7 @@ struct percpu {
 	u32 apic_id;
 	u32 online;
 	struct thread *idle;
-	void *fault_catcher;       /* kernel/fault_catch.h, tests only */
+	void *fault_catcher;       /* arch/x86_64/mm/fault_catch.h, tests only */
 	void *rq;                  /* sched/core.c's struct rq */
 	u64 probe_scratch;         /* written by tests/disasm/probes.c only */
 	u32 bench_count;           /* the preempt benchmark's stand-in count */

@@ -60,7 +60,7 @@
 #define _TIF_NEED_RESCHED (1UL << TIF_NEED_RESCHED)
 #define _TIF_POLLING_NRFLAG (1UL << TIF_POLLING_NRFLAG)
 #define _TIF_NEED_RESCHED_LAZY (1UL << TIF_NEED_RESCHED_LAZY)
-/* A signal is pending (kernel/signal.c): the return to user mode acts on
+/* A signal is pending (Linux: kernel/signal.c): the return to user mode acts on
  * it. Not the preempt count's business; kept with the others as Linux
  * keeps every TIF_ bit in one word. */
 #define TIF_SIGPENDING 4

@@ -1,4 +1,4 @@
-/* Loading a program: process/elf.c has checked every field of the image
+/* Loading a program: lib/elf.c has checked every field of the image
  * (nothing here trusts it further), then each PT_LOAD segment gets zeroed
  * pages with its permissions (never writable and executable at once) and
  * its file bytes, and the stack gets argc and argv as the SysV AMD64 ABI
@@ -13,7 +13,7 @@
  *   USER_STACK_TOP
  */
 #include "process/exec.h"
-#include "process/elf.h"
+#include "lib/elf.h"
 #include "boot/module.h"
 #include "process/process.h"
 #include "mm/user_mm.h"

@@ -45,7 +45,7 @@ FUZZ_SRCS_cmdline   := kernel/cmdline.c
 FUZZ_SRCS_shell     := shell/shell.c kernel/cmdline.c bench/bench_common.c
 FUZZ_SRCS_multiboot := boot/multiboot.c kernel/cmdline.c
 FUZZ_SRCS_acpi      := arch/x86_64/kernel/acpi/acpi.c arch/x86_64/kernel/acpi/acpi_aml.c boot/multiboot.c
-FUZZ_SRCS_elf       := process/elf.c
+FUZZ_SRCS_elf       := lib/elf.c
 
 FUZZ_C_TARGETS := $(filter-out ktap,$(FUZZ_TARGETS))
 FUZZ_BINS := $(FUZZ_C_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)

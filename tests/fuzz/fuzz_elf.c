@@ -1,4 +1,4 @@
-/* Fuzz target: the ELF64 executable validator (process/elf.c), which a
+/* Fuzz target: the ELF64 executable validator (lib/elf.c), which a
  * boot module goes through before process/exec.c maps it. The input is the
  * image, in a heap buffer of exactly its size. An image the validator
  * takes must keep every promise elf.h makes, because the loader relies on
@@ -7,7 +7,7 @@
  * so a promise broken is an assertion or an ASan report. A refusal must
  * be -ENOEXEC with a reason. */
 #include "tests/fuzz/fuzz.h"
-#include "process/elf.h"
+#include "lib/elf.h"
 #include "uapi/errno.h"
 #include "uapi/layout.h"
 #include "kernel/printk.h"

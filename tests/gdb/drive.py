@@ -149,7 +149,7 @@ def run():
     # compiler put it), not `finish`. Where `finish` stops depends on GDB's
     # idea of the caller's frame: when scheduler_ipi was inlined into
     # reschedule_interrupt, `finish` once stopped on a line of the caller
-    # before the andl had run (fold's issue 13, point 6).
+    # before the andl had run: the stop must come after it.
     mark("STOP fold")
     fold_at, after = find_fold(int(gdb.parse_and_eval("$pc")))
     raw("fold_insn", fold_at)

@@ -1,11 +1,11 @@
-/* The elf suite: process/elf.c accepts the real user programs and refuses
+/* The elf suite: lib/elf.c accepts the real user programs and refuses
  * each kind of bad executable with -ENOEXEC and its own reason. Every
  * refusal starts from a valid image built here in memory (two PT_LOADs:
  * text R+X at USER_LOAD_MIN, data RW on the next page) and breaks one
  * field. The boot-time half, the `modules:` line, is the harness row
  * `user-elf` in tests/configs. */
 #include "tests/kernel/ktest.h"
-#include "process/elf.h"
+#include "lib/elf.h"
 #include "boot/module.h"
 #include "uapi/errno.h"
 #include "uapi/layout.h"

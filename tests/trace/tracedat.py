@@ -12,7 +12,7 @@
   u32 cpus, "flyrecord\\0", per CPU: u64 offset, u64 size
   per CPU, page aligned: ring buffer pages
 
-A page is the kernel's buffer_data_page (kernel/trace/ring_buffer.c): u64
+A page is the kernel's buffer_data_page (Linux's kernel/trace/ring_buffer.c): u64
 timestamp of its first event, u64 commit (bytes of event data), then the
 events. Each event starts with a 32-bit header, type_len in bits 0-4 and
 time_delta (ns since the previous event on the page) in bits 5-31

@@ -18,7 +18,7 @@
  * Not required: p_offset == p_vaddr modulo the page size (the loader
  * copies bytes rather than mapping file pages), p_align, the section
  * headers. A PT_LOAD with p_memsz 0 maps nothing and is left out. */
-#include "process/elf.h"
+#include "lib/elf.h"
 #include "uapi/errno.h"
 #include "uapi/layout.h"
 
