@@ -15,7 +15,8 @@ sample-missing.log lacks four results; sample-malformed.log has four broken
 BENCH lines. The last case runs run-bench whole, with tests/tools/fakes.py's
 make and this file's QEMU (tests/tools/fakes.py's, writing a log made from
 the good samples), one of the boots hanging until its timeout. The cases
-of the user-space benchmarks are in selftest_user.py.
+of the user-space, E8 and IPC sections follow the general ones (USER_CASES,
+E8_CASES, IPC_CASES).
 
 Run as a program, this file is that QEMU:
     selftest.py fake-qemu -- QEMU-ARGS     (FAKE_HANG=<config name> hangs)
@@ -576,16 +577,358 @@ class Cases:
             shutil.rmtree(d)
 
 
+# --------------------------------------------------------------------------
+# Self-tests of the user-space benchmarks (bench uaccess, syscall and
+# userlat): the plan's loads, the swept mode of uaccess, the kernel's
+# complaints, and RESULTS.md's sections with their targets. Run by
+# main() (tools/bench/run-bench --self-test) with Cases,
+# whose samples and helpers they use.
+    synth_log
+
+
+def synth_lines(model, mode, smp=1):
+    return [serial.clean_line(l)
+            for l in synth_log(model, mode, smp).decode().split("\n")]
+
+
+def test_user_plan(c):
+    """Loads go to each benchmark that knows them, histogram= only to the
+    one that draws it, a key=value to every benchmark that has it."""
+    rb = c.rb
+    all6 = ["preempt", "latency", "throughput", "uaccess", "syscall",
+            "userlat"]
+    p = rb.make_plan(all6, ["none", "pingpong"], 500,
+                     "loops=300 iters=5000 calls=1000 userlat.interval=500",
+                     True, TEST_KERNEL)
+    expect(p.commands == [
+        "bench preempt iters=5000",
+        "bench latency load=none histogram=500 loops=300",
+        "bench latency load=pingpong histogram=500 loops=300",
+        "bench throughput", "bench uaccess iters=5000",
+        "bench syscall calls=1000",
+        "bench userlat load=none loops=300 interval=500", "poweroff"],
+        str(p.commands))
+    p = rb.make_plan(["latency", "userlat"], ["pingpong"], 0, "", True,
+                     TEST_KERNEL)
+    expect(p.commands == ["bench latency load=pingpong", "poweroff"],
+           str(p.commands))
+    for benches, loads, why in (
+            (["userlat"], ["pingpong"], "load 'pingpong': expected none, hog "
+             "(userlat: none, hog)"),
+            (all6, ["sideways"], "latency: none, hog, pingpong; userlat: "
+             "none, hog")):
+        try:
+            rb.make_plan(benches, loads, 0, "", True, TEST_KERNEL)
+        except rb.UsageError as e:
+            mentions([str(e)], why)
+        else:
+            raise Failed(f"no error for loads {loads} of {benches}")
+
+
+def test_user_judge(c):
+    """bench uaccess reports every mode the model can run: COUNT=off has
+    no full, and a mode missing or one the model lacks is an error."""
+    lines = synth_lines("off", "none")
+    cfg = c.judge(lines, model="off", mode="none")
+    expect(cfg.status == "ok", f"off/none: {cfg.errors}")
+    expect(len(c.lib.find(cfg.results, "uaccess")) == 12,
+           "off/none: not 12 uaccess results")
+    full = next(l for l in c.lines("sample-good.log")
+                if l.startswith("BENCH uaccess") and " mode=full " in l)
+    cfg = c.judge(lines + [full.replace("model=folded", "model=off")],
+                  model="off", mode="none")
+    mentions(cfg.errors, "uaccess mode=full might_fault=on bytes=8: "
+             "mode=full (COUNT=off has no such mode)")
+    expect(len(cfg.errors) == 1, str(cfg.errors))
+    good = c.lines("sample-good.log")
+    p = c.lib.parse_lines(good)
+    expect(not p.warnings, f"uaccess results taken for repeats: {p.warnings}")
+    cfg = c.judge([l for l in good if not (
+        l.startswith("BENCH uaccess") and " mode=none " in l
+        and "might_fault=on bytes=8 " in l)], model="folded", mode="full")
+    mentions(cfg.errors, "no BENCH uaccess mode=none might_fault=on bytes=8")
+    expect(len(cfg.errors) == 1, str(cfg.errors))
+    cfg = c.judge(good + [
+        "fold> bench syscall",
+        "bench: cannot start getpid_bench (error -2): is it in this ISO?",
+        "bench userlat: no figures in cyclictest's output: ",
+        "bench: cyclictest failed (status 0x200): usage"])
+    mentions(cfg.errors, "the kernel said: bench: cannot start getpid_bench",
+             "the kernel said: bench userlat: no figures",
+             "the kernel said: bench: cyclictest failed (status 0x200)")
+    expect(len(cfg.errors) == 3, str(cfg.errors))
+
+
+def section(md: str, title: str) -> str:
+    start = md.index(title)
+    end = md.find("\n## ", start + 1)
+    return md[start:end if end >= 0 else len(md)]
+
+
+def row(text: str, start: str) -> str:
+    return next((l for l in text.splitlines() if l.startswith(start)),
+                f"(no row {start!r})")
+
+
+def check_footnotes(md: str) -> None:
+    refs = set(re.findall(r"\[\^(\d+)\](?!:)", md))
+    defs = set(re.findall(r"^\[\^(\d+)\]:", md, re.M))
+    expect(refs == defs, f"footnotes: used {refs}, defined {defs}")
+
+
+def test_user_report(c):
+    data = c.data(fail=("percpu-full-smp2",))
+    md = c.rb.report.render(data)
+    sc = section(md, "## Null system call")
+    mentions([sc], "#### syscall: ns per getpid round trip, smp=1 — clock: "
+             "icount", "smp=1: Target (≤ 150 instructions per call): "
+             "**target met** in every configuration judged (14; the largest: "
+             "136.47, off/voluntary)")
+    expect("| **folded** | 124.06 (1.03×) |" in sc, row(sc, "| **folded**"))
+    e7 = section(md, "## E7: copy_from_user")
+    expect(row(e7, "| **folded** | none |") ==
+           "| **folded** | none | 68.02 | 50.02 | 124.07 | 106.05 | "
+           "4,158.10 | 4,140.10 | +18.00 / +18.02 / +18.00 |",
+           row(e7, "| **folded** | none |"))
+    expect("| **off** | full" not in e7, "a uaccess row for off/full")
+    ul = section(md, "## User-space wake-up latency")
+    mentions([ul], "smp=1, load=none: Target (user avg ≤ 1.5× kernel avg): "
+             "**target met**", "smp=2, load=hog: Target (user avg ≤ 1.5× "
+             "kernel avg): **target missed** in 13 of 13 configurations")
+    r = row(section(ul, "load=none, smp=2"), "| **percpu** | full")
+    expect(re.fullmatch(r"\| \*\*percpu\*\* \| full\[\^\d+\] \| (—\[\^\d+\] \| )"
+                        r"{3}722 \| — \| — \|", r), r)
+    mentions([md], "percpu/full smp=2: timeout after 300 s")
+    r = row(section(ul, "load=none, smp=1"), "| **folded** | none |")
+    expect(r == "| **folded** | none | 844 | 844 | 845 | 688 | 1.23× | met |",
+           r)
+    expect("| prio |" not in ul, "a prio column without a prio key")
+    check_footnotes(md)
+
+    # One figure over the target: missed, and named.
+    for cfg in data["configs"]:
+        if cfg["name"] == "ti-voluntary-smp1":
+            for res in cfg["results"]:
+                if res["bench"] == "syscall":
+                    res["raw"] = re.sub(r"ns_per_call=\S+", "ns_per_call="
+                                        "151.00", res["raw"])
+                if res["bench"] == "userlat":
+                    res["raw"] += " prio=90"
+    md = c.rb.report.render(data)
+    mentions([md], "smp=1: Target (≤ 150 instructions per call): **target "
+             "missed** in 1 of 14 configurations: ti/voluntary (151.00).")
+    ul = section(md, "## User-space wake-up latency")
+    r = row(section(ul, "load=none, smp=1"), "| **ti** | voluntary |")
+    expect(r.startswith("| **ti** | voluntary | 90 | 903 |"), r)
+    mentions([ul], "| model | mode | prio | min |")
+    check_footnotes(md)
+
+    # Under a wall clock the figures are shown, the targets not judged.
+    md = c.rb.report.render(c.data(clock="wall"))
+    mentions([md], "Target: not judged. The targets are instruction counts")
+    expect("target met" not in md and "target missed" not in md,
+           "a target judged on a wall clock")
+
+
+def test_user_report_one_boot(c):
+    """One boot of folded/full: E7 still has every mode (measured in that
+    boot, footnoted), and a missing kernel latency shows a dash."""
+    rb = c.rb
+    plan = rb.Plan([l for l in SAMPLE_PLAN if "latency load=hog" not in l],
+                   [], True)
+    cfg = rb.Config("folded", "full", 1)
+    lines = [l for l in c.lines("sample-good.log")
+             if not (l.startswith("BENCH latency") and " load=hog " in l)]
+    rb.judge(cfg, lines, qemu.Boot(exit_code=1, seconds=1.0), plan, 300)
+    expect(cfg.status == "ok", f"{cfg.status}: {cfg.errors}")
+    data = {"schema": "fold-bench/1", "clock": "icount", "accel": "tcg",
+            "icount": True, "cmdline": plan.cmdline, "autorun": plan.autorun,
+            "models": ["folded"], "modes": ["full"], "smp": [1],
+            "configs": [cfg.to_json()]}
+    md = rb.report.render(data)
+    e7 = section(md, "## E7: copy_from_user")
+    r = row(e7, "| **folded** | none[^")
+    expect(r.endswith("| 68.02 | 50.02 | 124.07 | 106.05 | 4,158.10 | "
+                      "4,140.10 | +18.00 / +18.02 / +18.00 |"), r)
+    mentions([md], "folded smp=1: mode none as measured in the folded/full "
+             "boot")
+    ul = section(md, "## User-space wake-up latency")
+    r = row(section(ul, "load=hog, smp=1"), "| **folded** | full |")
+    expect(r.startswith("| **folded** | full | 3,752 | 2,001,476 | ")
+           and r.endswith("| — | — |"), r)
+    mentions([md], "folded/full smp=1: no `bench latency load=hog` figure")
+    check_footnotes(md)
+
+
+USER_CASES = [(f.__name__[5:], f) for f in (test_user_plan, test_user_judge,
+                                       test_user_report,
+                                       test_user_report_one_boot)]
+
+
+# --------------------------------------------------------------------------
+# Self-tests of E8's section of RESULTS.md (tools/bench/report_e8.py):
+# the table from every mode's figures, and the claim's verdict computed from
+# them: borne out when lazy meets all three tests, not borne out (naming
+# the test) when one figure is doctored past its bound, not judged under a
+# wall clock. Run by main() with Cases.
+def doctor(data, name, bench, key, value, **ident):
+    """Set key=value on configuration name's BENCH bench line(s) matching ident."""
+    hits = 0
+    for cfg in data["configs"]:
+        if cfg["name"] != name:
+            continue
+        for res in cfg["results"]:
+            if res["bench"] == bench and all(
+                    f" {k}={v} " in res["raw"] + " " for k, v in ident.items()):
+                res["raw"] = re.sub(rf"\b{key}=\S+", f"{key}={value}", res["raw"])
+                hits += 1
+    expect(hits, f"no {bench} {ident} line in {name}")
+
+
+def test_e8_report(c):
+    data = c.data()
+    # The synthetic logs scale every figure with the mode; make lazy's
+    # involuntary switches the fewest, as the real lazy's are.
+    for smp in (1, 2):
+        for model in ("folded", "percpu", "ti"):
+            doctor(data, f"{model}-lazy-smp{smp}", "hackbench", "invol_per_op", "0.0100")
+    md = c.rb.report.render(data)
+    e8 = section(md, "## E8: lazy preemption")
+    mentions([e8], "#### E8, COUNT=folded, smp=1 — clock: icount",
+             "- throughput: met: lazy 1,187,849 ops/s = 1.030x none's 1,153,251",
+             "- switches: met: lazy 0.0100 involuntary switches per message, "
+             "full 0.2600 (fewer than full)",
+             "- latency: met: FIFO max lazy 805 ns = 1.009x full's 798 (at most 1.1x)",
+             "E8's claim: **borne out** in every configuration judged (6)")
+    expect("COUNT=off" not in e8, "an E8 table for COUNT=off (no lazy)")
+    r = row(section(e8, "COUNT=folded, smp=1"), "| **lazy** |")
+    expect(r.startswith("| **lazy** | 1,187,848.77 (1.03×) | 0.0100 | 805 (1.01×) |"), r)
+    r = row(section(e8, "mode_cost, none mode, smp=1"), "| **folded** |")
+    expect(r == "| **folded** | 108.05 | 110.05 | +2.00 | 7.00 | 9.00 | +2.00 |", r)
+
+    # Lazy's throughput 2 % under none's: the claim is not borne out, and
+    # the table says which configuration and which test.
+    doctor(data, "ti-lazy-smp2", "hackbench", "ops_per_sec", "1130186.21")
+    # and its FIFO latency over 1.1x full's
+    doctor(data, "percpu-lazy-smp1", "wakeup_hog", "max", "950", **{"class": "fifo"})
+    md = c.rb.report.render(data)
+    mentions([md], "- throughput: **missed**: lazy 1,130,186 ops/s = 0.925x none's",
+             "- latency: **missed**: FIFO max lazy 950 ns",
+             "E8's claim: **not borne out**: percpu/1 latency, ti/2 throughput missed.")
+
+    # Under a wall clock: the table, no verdict.
+    md = c.rb.report.render(c.data(clock="wall"))
+    e8 = section(md, "## E8: lazy preemption")
+    mentions([e8], "Not judged: the figures are wall-clock times")
+    expect("borne out" not in e8, "a verdict on a wall clock")
+
+
+E8_CASES = [("e8_report", test_e8_report)]
+
+
+# --------------------------------------------------------------------------
+# Self-tests of the IPC sections of RESULTS.md (tools/bench/report_ipc.py):
+# `bench ipc` and `bench udriver` lines added to the synthetic logs of every
+# configuration, the plan's expected results (a missing cross-CPU line is an
+# error with two CPUs, not with one), the table, and the targets judged from
+# the figures: the quarter of Linux's futex round trip met and 400 missed
+# with today's figures, both met when the same-CPU figure is doctored to
+# 390, and nothing judged under a wall clock. Run by main() with
+# Cases.
+PLAN = [c for c in SAMPLE_PLAN if c != "poweroff"] + ["bench ipc", "bench udriver", "poweroff"]
+MODES = ("none", "voluntary", "full", "lazy")
+
+
+def ipc_lines(model: str, mode: str, smp: int, same0: str = "1386.01") -> list[str]:
+    ctx = f"model={model} mode={mode} smp={smp} clock=icount"
+    out = [f"BENCH ipc {ctx} test=call placement=same bytes=0 calls=10000 ns_per_call={same0} "
+           "messages=20004 fastpath=20003 folds_per_msg=0.00",
+           f"BENCH ipc {ctx} test=call placement=same bytes=64 calls=10000 ns_per_call=2517.96 "
+           "messages=20004 fastpath=20003 folds_per_msg=0.00",
+           f"BENCH ipc {ctx} test=notify placement=same rounds=10000 ns_per_signal=809.90 "
+           "folds_per_signal=0.00"]
+    if smp >= 2:
+        out += [f"BENCH ipc {ctx} test=call placement=cross bytes={b} calls=10000 "
+                f"ns_per_call={ns} messages=20004 fastpath=0 folds_per_msg=0.99"
+                for b, ns in (("0", "2706.58"), ("64", "3839.99"))]
+        out.append(f"BENCH ipc {ctx} test=notify placement=cross rounds=10000 "
+                   "ns_per_signal=1378.79 folds_per_signal=0.99")
+    for md in MODES:
+        if model == "off" and md in ("full", "lazy"):
+            continue
+        c = f"model={model} mode={md} smp={smp} clock=icount"
+        out += [f"BENCH udriver {c} src={s} load={l} prio=0 samples=200 mean_ns={m} max_ns={x}"
+                for s, l, m, x in (("uart", "none", "441.00", "441"),
+                                   ("timer", "none", "800.16", "813"),
+                                   ("uart", "hog", "441.00", "441"),
+                                   ("timer", "hog", "893.20", "907"))]
+    return out
+
+
+def data(c, clock="icount", drop=(), same0="1386.01"):
+    """Selftest's data() with the IPC lines: drop names lines to leave out
+    (a substring), same0 the same-CPU 0-byte figure."""
+    def extra(model, mode, smp):
+        return [l for l in ipc_lines(model, mode, smp, same0) if not any(d in l for d in drop)]
+    return c.data(clock=clock, plan_commands=PLAN, extra=extra)
+
+
+def statuses(d):
+    return {cfg["name"]: (cfg["status"], cfg.get("why", "")) for cfg in d["configs"]}
+
+
+def test_ipc_report(c):
+    d = data(c)
+    bad = {n: w for n, (s, w) in statuses(d).items() if s != "ok"}
+    expect(not bad, f"configurations judged not ok: {bad}")
+    md = c.rb.report.render(d)
+    ipc = section(md, "## IPC: call+reply and notifications")
+    mentions([ipc], "#### IPC: ns per call+reply / per signal, smp=2 — clock: icount",
+             "| **folded** | full | 1,386.01 | 2,517.96 | 2,706.58 | 3,839.99 | 809.90 | "
+             "1,378.79 | 0.16× | met | missed |",
+             "(same-CPU call+reply ≤ 0.25× Linux's 8,519, that is ≤ 2,130): **target met**",
+             "(same-CPU call+reply ≤ 400 instructions): **target missed** in 28 of 28")
+    one = ipc[ipc.index("smp=1 — clock"):ipc.index("smp=2 — clock")]
+    expect("call cross" not in one, "a cross-CPU column with one CPU")
+    ud = section(md, "## Interrupt to user-level driver")
+    mentions([ud], "| **folded** | none | 800.16 / 813 | 893.20 / 907 | 441.00 / 441 |")
+
+    # The same-CPU figure doctored to 390: both targets met.
+    md = c.rb.report.render(data(c, same0="390.00"))
+    mentions([md], "(same-CPU call+reply ≤ 400 instructions): **target met** in every "
+             "configuration judged (28")
+    # ... and to 2,200 (over a quarter of 8,519): the quarter missed.
+    md = c.rb.report.render(data(c, same0="2200.00"))
+    mentions([md], "(same-CPU call+reply ≤ 0.25× Linux's 8,519, that is ≤ 2,130): "
+             "**target missed** in 28 of 28")
+
+    # A cross-CPU line missing: an error with two CPUs only.
+    st = statuses(data(c, drop=("placement=cross bytes=64",)))
+    expect(st["folded-full-smp1"][0] == "ok", f"smp=1: {st['folded-full-smp1']}")
+    expect(st["folded-full-smp2"][0] != "ok" and
+           "no BENCH ipc test=call placement=cross bytes=64" in st["folded-full-smp2"][1],
+           f"smp=2: {st['folded-full-smp2']}")
+    # udriver's mode= is the mode measured: a mode missing is an error.
+    st = statuses(data(c, drop=("mode=lazy smp=1 clock=icount src=timer load=hog",)))
+    expect(st["folded-full-smp1"][0] != "ok" and "no BENCH udriver" in st["folded-full-smp1"][1],
+           f"udriver: {st['folded-full-smp1']}")
+
+    # A wall clock: the tables, no verdict.
+    md = c.rb.report.render(data(c, clock="wall"))
+    ipc = section(md, "## IPC: call+reply and notifications")
+    expect("target met" not in ipc and "target missed" not in ipc, "a verdict on a wall clock")
+
+
+IPC_CASES = [("ipc_report", test_ipc_report)]
+
+
 def main(rb, verbose: bool = False) -> int:
-    import selftest_e8
-    import selftest_ipc
-    import selftest_user
     cases = Cases(rb)
     names = [n for n in dir(cases) if n.startswith("test_")]
     names.sort(key=lambda n: Cases.__dict__[n].__code__.co_firstlineno)
     tests = [(n[5:], getattr(cases, n)) for n in names] + [
         (label, lambda f=f: f(cases)) for label, f in
-        selftest_user.CASES + selftest_e8.CASES + selftest_ipc.CASES]
+        USER_CASES + E8_CASES + IPC_CASES]
     tally = {True: 0, False: 0}
     for label, test in tests:
         start = time.monotonic()
