@@ -33,7 +33,7 @@ OBJDUMP := $(CROSS_COMPILE)objdump
 NASM    ?= nasm
 HOSTCC  ?= cc
 # QEMU (the QEMU command, may carry arguments) has no default here: unset,
-# tests/lib/qemu.py's is used, the one place that names the program.
+# tools/lib/qemu.py's is used, the one place that names the program.
 
 ifeq ($(V),1)
 Q :=
@@ -100,16 +100,22 @@ MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT) | tr a-
 # the 128 bytes below %rsp. -mgeneral-regs-only: no SSE state to save.
 # -fno-omit-frame-pointer: backtraces and GDB walk %rbp chains
 # (FRAME_POINTER=0 leaves them out, so that a function has a frame only
-# where the compiler needs one: tests/experiments/codegen.py, experiment E5).
+# where the compiler needs one: tools/experiments/codegen.py, experiment E5).
 # PREEMPT_ENABLE_CALL=c: preempt_enable() calls preempt_schedule() as plain
 # C (arch/x86_64/preempt/thunk.h), what a kernel without the thunk writes.
 OPT := $(if $(filter 1,$(DEBUG)),-Og,-O2)
+# Every function with external linkage has its prototype in a header the
+# defining file includes: -Wmissing-prototypes and -Wmissing-declarations
+# fail a definition with none before it, -Wredundant-decls a second
+# declaration. A prototype written in the .c file itself passes them:
+# tests/check-protos catches that.
+PROTO_WARNINGS := -Wmissing-prototypes -Wmissing-declarations -Wredundant-decls
 FRAME_FLAGS := $(if $(filter 1,$(FRAME_POINTER)),-fno-omit-frame-pointer,-fomit-frame-pointer)
 CALL_DEFS := $(if $(filter c,$(PREEMPT_ENABLE_CALL)),-DPREEMPT_ENABLE_CALL_C=1)
 CFLAGS_COMMON := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only -fno-stack-protector \
 	$(FRAME_FLAGS) -fno-strict-aliasing -fno-asynchronous-unwind-tables \
-	$(OPT) -g -Wall -Wextra -Werror -I. $(MODE_DEFS) -DMIGHT_FAULT=$(MIGHT_FAULT) -DLOCKDEP=$(LOCKDEP) \
+	$(OPT) -g -Wall -Wextra $(PROTO_WARNINGS) -Werror -I. $(MODE_DEFS) -DMIGHT_FAULT=$(MIGHT_FAULT) -DLOCKDEP=$(LOCKDEP) \
 	$(CALL_DEFS)
 CFLAGS := $(CFLAGS_COMMON) $(MODEL_DEFS)
 NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/
@@ -259,12 +265,12 @@ $(ISO): $(ELF) $(USER_ELFS) $(ISO).cmdline $(ISO).menu scripts/mkiso.sh | tools
 iso: $(ISO)
 
 # ---- running ----------------------------------------------------------------
-# Every QEMU command line is built by tests/lib/qemu.py: make run's through
-# tests/lib/qemu-run, make gdb's through scripts/gdb/launch.py, the test
+# Every QEMU command line is built by tools/lib/qemu.py: make run's through
+# tools/qemu-run, make gdb's through tools/gdb/launch.py, the test
 # harnesses' in Python. The Makefile hands over the machine: QEMU_MACHINE.
 # ($(call sq,TEXT) is TEXT single-quoted for the shell.)
 sq = '$(subst ','\'',$(1))'
-QEMU_RUN := python3 tests/lib/qemu-run
+QEMU_RUN := python3 tools/qemu-run
 QEMU_MACHINE := $(strip --machine $(call sq,$(MACHINE)) --mem $(call sq,$(MEM)) --smp $(SMP) \
 	--accel $(ACCEL) --icount $(ICOUNT) --uefi $(UEFI) $(if $(QEMU),--qemu $(call sq,$(QEMU))))
 
@@ -295,20 +301,22 @@ test-screen: $(ELF) $(USER_ELFS) | tools
 check-disasm:
 	$(Q)python3 tests/check-disasm
 
-# No function prototype in a .c file, every non-static function's in a
-# header (issue 9): gcc -aux-info over the build's own compile commands.
+# Every non-static function's prototype in a header: the compiler checks
+# definitions (PROTO_WARNINGS); tests/check-protos finds the prototypes
+# written in a .c file, which the warnings miss (gcc -aux-info over the
+# build's own compile commands, every count model).
 .PHONY: check-protos
 check-protos:
 	$(Q)python3 tests/check-protos
 
 # Every experiment (E1-E8: the claims of 2013, 2024 and 2025 with a figure
-# each) and one page, $(EXPERIMENTS_OUT)/EXPERIMENTS.md (tests/experiments/).
+# each) and one page, $(EXPERIMENTS_OUT)/EXPERIMENTS.md (tools/experiments/).
 # EXPERIMENTS_DOC=docs: also copy the page and its plots there.
 EXPERIMENTS_OUT ?= $(BUILD)/experiments
 EXPERIMENTS_DOC ?=
 .PHONY: experiments
 experiments: tools
-	$(Q)python3 tests/experiments/run-experiments --out $(call sq,$(EXPERIMENTS_OUT)) \
+	$(Q)python3 tools/experiments/run-experiments --out $(call sq,$(EXPERIMENTS_OUT)) \
 		$(if $(EXPERIMENTS_DOC),--doc $(call sq,$(EXPERIMENTS_DOC)))
 
 # KVM with -cpu host: x2APIC in use, the smp suite. Needs a working /dev/kvm.
@@ -351,24 +359,24 @@ test: tools
 	$(Q)python3 tests/check-compdb --self-test --build $(BUILD)
 	$(Q)python3 tests/check-disasm
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
-	$(Q)python3 tests/bench/run-bench --self-test
-	$(Q)python3 tests/bench/check-cyclictest --self-test
-	$(Q)python3 tests/bench/run-bench --repro-check
+	$(Q)python3 tools/bench/run-bench --self-test
+	$(Q)python3 tools/bench/check-cyclictest --self-test
+	$(Q)python3 tools/bench/run-bench --repro-check
 	$(Q)$(MAKE) -s --no-print-directory profile-test
 	$(Q)python3 tests/torture/run-torture --self-test
 	$(Q)$(MAKE) -s --no-print-directory trace-check
-	$(Q)python3 tests/experiments/run-experiments --self-test
+	$(Q)python3 tools/experiments/run-experiments --self-test
 	$(Q)$(MAKE) -s --no-print-directory test-screen
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run $(TESTFLAGS)
 
 -include tests/host/host.mk
 -include tests/fuzz/fuzz.mk
--include scripts/gdb/gdb.mk
--include tests/bench/bench.mk
--include tests/profile/profile.mk
+-include tools/gdb/gdb.mk
+-include tools/bench/bench.mk
+-include tools/profile/profile.mk
 -include tests/torture/torture.mk
--include tests/trace/trace.mk
+-include tools/trace/trace.mk
 
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;
@@ -393,7 +401,7 @@ clean:
 help:
 	@echo "fold make targets:"
 	@echo "  all (default)  build/fold.elf, build/fold.iso, build/fold.asm, build/fold.sym"
-	@echo "  run            build and boot in QEMU (tests/lib/qemu-run), serial console on stdio"
+	@echo "  run            build and boot in QEMU (tools/qemu-run), serial console on stdio"
 	@echo "                 (user programs print through the user-level driver serial_drv once it is up)"
 	@echo "  check          the edit loop, a few minutes: host unit tests, the layer and path checks,"
 	@echo "                 and the rows of tests/configs tagged check (CHECK_JOBS=$(CHECK_JOBS) at once)"
@@ -405,7 +413,8 @@ help:
 	@echo "  fuzz-test      each fuzz target for $(FUZZ_RUNS) executions, seed $(FUZZ_SEED) (part of make test)"
 	@echo "  check-disasm   disassemble the probes of every count model and check them"
 	@echo "  compile_commands.json  every object's real compile command, for clangd/clang-tidy (make writes build/'s)"
-	@echo "  check-protos   fail if a .c file declares a function prototype (tests/check-protos)"
+	@echo "  check-protos   fail if a .c file declares a function (tests/check-protos; the build's"
+	@echo "                 -Wmissing-prototypes -Wmissing-declarations -Wredundant-decls do the rest)"
 	@echo "  test-kvm       boot under KVM (x2APIC) and run the smp suite (not in make test)"
 	@echo "  test-screen    the screen console: QMP screendump read back against the font (in make test)"
 	@echo "  test-bochs     boot under Bochs 2.7 (no isa-debug-exit) to the ACPI power-off (not in make test)"
@@ -419,16 +428,16 @@ help:
 	@echo "  bench-repro    two -smp 1 icount runs of one build must give identical figures"
 	@echo "  bench-selftest the bench harness on canned logs"
 	@echo "  profile        where a path's instructions go, per function and stage, and what each"
-	@echo "                 function inlined (the debug information's inline chains; tests/profile/):"
+	@echo "                 function inlined (the debug information's inline chains; tools/profile/):"
 	@echo "                 PROFILE=\"$(PROFILE)\" PROFILE_N= PROFILE_BUILD=\"PREEMPT=none ...\""
 	@echo "                 build/profile/RESULTS.md: each path's stage table per commit beside this run's"
-	@echo "                 (tests/profile/history/: one profile per change that moved the figures)"
+	@echo "                 (tools/profile/history/: one profile per change that moved the figures)"
 	@echo "  profile-test   its self-test, and timer and ctxsw twice: the same tables (part of make test)"
 	@echo "  torture        every COUNT x allowed mode, -smp $(TORTURE_SMP), the torture for $(TORTURE_DURATION) ms each under"
 	@echo "                 -icount; fails unless >= $(TORTURE_MIN_WAKEUPS) cross-CPU wake-ups, 0 lost, 0 leaks (not in make test)"
 	@echo "  torture-selftest  run-torture's parser and judge on doctored logs (part of make test)"
 	@echo "  trace          trace a short run under -icount (CMDLINE= another workload): build/trace.dat,"
-	@echo "                 then trace-cmd report on it (tests/trace/mktracedat; README, Tracing)"
+	@echo "                 then trace-cmd report on it (tools/trace/mktracedat; README, Tracing)"
 	@echo "  trace-check    the trace round trip twice: identical files, sched events (part of make test)"
 	@echo "  experiments    every experiment E1-E8 (claim, command, figure, verdict): $(EXPERIMENTS_OUT)/EXPERIMENTS.md"
 	@echo "                 (E5: six kernel builds read by objdump; the bench at -smp 1; bench race; ~25 min)"
@@ -477,7 +486,7 @@ help:
 	@echo "  GDB_PORT GDB_BREAK GDB_SERIAL  make gdb: gdbstub port (20000 + uid), first breakpoint (kmain), serial log"
 	@echo "  TORTURE_MODELS TORTURE_MODES TORTURE_SMP TORTURE_DURATION TORTURE_SEED TORTURE_MIN_WAKEUPS TORTURE_TIMEOUT TORTURE_OUT  make torture's matrix"
 	@echo "  BENCH_MODELS BENCH_MODES BENCH_SMP BENCH_LOADS BENCH_ARGS BENCH_JOBS BENCH_TIMEOUT BENCH_OUT  make bench's matrix"
-	@echo "  QEMU=$(QEMU)  the QEMU command (unset: $(QEMU_PROGRAM), tests/lib/qemu.py's default)"
+	@echo "  QEMU=$(QEMU)  the QEMU command (unset: $(QEMU_PROGRAM), tools/lib/qemu.py's default)"
 	@echo "  HOSTCC=$(HOSTCC) NASM=$(NASM)  the other tools"
 
 -include $(DEPS) $(BUILD)/asm-offsets.d

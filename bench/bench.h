@@ -1,7 +1,7 @@
 /* fold's built-in benchmarks, run by the shell's `bench NAME key=value`.
  * Each prints a human-readable report and, for every result, one line
  *   BENCH <name> model=.. mode=.. smp=.. clock=.. key=value ...
- * for the host harness (tests/bench/run-bench). Under clock=icount (QEMU
+ * for the host harness (tools/bench/run-bench). Under clock=icount (QEMU
  * -icount shift=0,sleep=off) 1 ns of virtual time is one guest
  * instruction, so the figures are instruction counts, reproducible. */
 #ifndef FOLD_TESTS_BENCH_H

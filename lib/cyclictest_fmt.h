@@ -2,7 +2,7 @@
  * rt-tests 2.4-1, "cyclictest V 2.40"; src/cyclictest/cyclictest.c,
  * print_stat() and print_hist()). One source for fold's two printers of
  * them (bench/cyclictest_out.c, user/cyclictest.c); the host
- * checker (tests/bench/check-cyclictest) transcribes them again from
+ * checker (tools/bench/check-cyclictest) transcribes them again from
  * rt-tests on purpose, so a slip here is caught there.
  *
  * print_stat(), one summary line per thread: index, tid, priority,

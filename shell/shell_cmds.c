@@ -283,7 +283,7 @@ const struct shell_cmd shell_cmds[] = {
 	{ "bench", "bench NAME [key=value ...] a benchmark (below), e.g. bench latency load=hog", cmd_bench },
 	{ "torture", "torture [key=value ...]    stress every CPU at random and check (options below)", cmd_torture },
 	{ "test", "test [SUITE[,SUITE]]       run in-kernel test suites (KTAP); all: every suite", cmd_test },
-	{ "trace", "trace on|off|clear|dump    per-CPU scheduler trace; dump: tests/trace/mktracedat", cmd_trace },
+	{ "trace", "trace on|off|clear|dump    per-CPU scheduler trace; dump: tools/trace/mktracedat", cmd_trace },
 	{ "log", "log                        the kernel log", cmd_log },
 	{ "bt", "bt [all]                   call trace of this CPU, or of every CPU by NMI", cmd_bt },
 	{ "programs", "programs                   the user programs (boot modules)", cmd_programs },

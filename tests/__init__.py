@@ -1,2 +1,2 @@
-# A package only so that `from tests.lib import ...` finds tests/lib/ (the
-# host tools' shared library) before any other "tests" on sys.path.
+# A package only so that `from tests.tools import ...` finds the host
+# tools' self-tests (tests/tools/) before any other "tests" on sys.path.

@@ -6,9 +6,9 @@ Each case pushes a canned log through the code real rows use and checks the
 verdict: a bad log must fail, and fail for the right reason (the report must
 mention it, so a different complaint cannot hide a parser that stopped
 noticing), and a good log must pass. Cases with via="qemu" boot a fake QEMU
-(tests/lib/fakes.py) through Runner, so the timeout, the exit statuses and
+(tests/tools/fakes.py) through Runner, so the timeout, the exit statuses and
 the serial file are exercised on the real code path; via="make" also runs
-a fake make. The checks of tests/lib itself (lib-*, tests/lib/selftest.py)
+a fake make. The checks of tools/lib itself (lib-*, tests/tools/lib_selftest.py)
 run here too.
 """
 
@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tests.lib import fakes
-from tests.lib import selftest as lib_selftest
+from tests.tools import fakes
+from tests.tools import lib_selftest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOGS = os.path.join(HERE, "harness-logs")

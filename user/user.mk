@@ -18,7 +18,7 @@ USER_CFLAGS := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pi
 	-mgeneral-regs-only -fno-stack-protector -fno-omit-frame-pointer \
 	-fno-strict-aliasing -fno-asynchronous-unwind-tables \
 	-ffunction-sections -fdata-sections \
-	$(OPT) -g -Wall -Wextra -Werror -I.
+	$(OPT) -g -Wall -Wextra $(PROTO_WARNINGS) -Werror -I.
 USER_LDFLAGS := -nostdlib -static --gc-sections -z max-page-size=4096 -z separate-code \
 	-z noexecstack -L $(BUILD)/user -T user/user.ld
 

@@ -1,7 +1,7 @@
 /* The scheduler trace: a per-CPU buffer of fixed-size binary records of
  * scheduler and preemption events, off by default (shell: `trace
  * on|off|clear|dump`). `trace dump` prints the buffers on the console as
- * checksummed text lines that tests/trace/mktracedat turns into a
+ * checksummed text lines that tools/trace/mktracedat turns into a
  * trace-cmd `trace.dat` (format version 6, trace-cmd.dat.v6(5)), so
  * `trace-cmd report` and KernelShark read fold's events under Linux's
  * event names and fields (sched:sched_switch, sched:sched_wakeup,

@@ -1,6 +1,6 @@
 /* The recorders behind the trace_event() hooks (kernel/trace/trace.h), called
  * only while tracing is on. Each packs its event's fields into a record's
- * four arguments; tests/trace/events.py unpacks them into Linux's event
+ * four arguments; tools/trace/events.py unpacks them into Linux's event
  * layouts, so the two files change together:
  *   sched_switch   prev pid, next pid, prev prio | next prio << 32, prev state
  *   sched_wakeup   pid, prio, target CPU

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A mutation fuzzer for the host harness's log reading, KTAP parser and
-judging (tests/lib/serial.py, tests/lib/ktap.py, tests/run's judge()),
+judging (tools/lib/serial.py, tools/lib/ktap.py, tests/run's judge()),
 stdlib only (no atheris here).
 
     python3 tests/fuzz/fuzz_ktap.py --runs=20000 --seed=1   (make test)
@@ -43,8 +43,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.dont_write_bytecode = True
 sys.path.insert(0, ROOT)
 
-from tests.lib import ktap, serial  # noqa: E402
-from tests.lib.qemu import Boot  # noqa: E402
+from tools.lib import ktap, serial  # noqa: E402
+from tools.lib.qemu import Boot  # noqa: E402
 
 
 def load_run():
@@ -120,7 +120,7 @@ def mutate(rng: random.Random, data: bytes, others: list[bytes]) -> bytes:
 
 
 class ParsedOnce:
-    """Stands in for tests/lib/ktap in tests/run while judge() runs, so
+    """Stands in for tools/lib/ktap in tests/run while judge() runs, so
     that the log parsed (and checked) here is not parsed a second time."""
 
     def __init__(self, report):

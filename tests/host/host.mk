@@ -26,7 +26,8 @@ HOST_STANDALONE := $(if $(filter-out $(lastword $(MAKEFILE_LIST)),$(MAKEFILE_LIS
 
 HOSTCC ?= cc
 HOST_BUILD ?= $(or $(BUILD),build)/host
-HOST_CFLAGS ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror -fno-builtin \
+HOST_CFLAGS ?= -std=gnu11 -O1 -g -Wall -Wextra -Wmissing-prototypes -Wmissing-declarations \
+	-Wredundant-decls -Werror -fno-builtin \
 	-fno-omit-frame-pointer -U_FORTIFY_SOURCE
 HOST_CPPFLAGS = -I. -include tests/host/rename.h -MMD -MP
 

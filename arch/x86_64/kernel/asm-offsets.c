@@ -49,7 +49,7 @@ void asm_offsets(void)
 	DEFINE(USER_DS, USER_DS);
 	DEFINE(MSR_GS_BASE, MSR_GS_BASE);
 	DEFINE(VECTOR_SYSCALL, VECTOR_SYSCALL);
-	/* The LAPIC timer's vector and bench preempt's: tests/profile starts the
+	/* The LAPIC timer's vector and bench preempt's: tools/profile starts the
 	 * timer and irq paths at their stubs. */
 	DEFINE(VECTOR_TIMER, VECTOR_TIMER);
 	DEFINE(VECTOR_BENCH, VECTOR_BENCH);
@@ -71,7 +71,7 @@ void asm_offsets(void)
 	DEFINE(TIF_NEED_RESCHED, TIF_NEED_RESCHED);
 	DEFINE(TIF_POLLING_NRFLAG, TIF_POLLING_NRFLAG);
 	DEFINE(TIF_NEED_RESCHED_LAZY, TIF_NEED_RESCHED_LAZY);
-	/* For the GDB helpers (scripts/gdb/fold.py): the count's fields and
+	/* For the GDB helpers (tools/gdb/fold.py): the count's fields and
 	 * which count model this build uses. */
 	DEFINE(PREEMPT_MASK, PREEMPT_MASK);
 	DEFINE(SOFTIRQ_MASK, SOFTIRQ_MASK);
@@ -100,8 +100,8 @@ void asm_offsets(void)
 	DEFINE(PAGE_OFFSET, PAGE_OFFSET);
 	DEFINE(STACK_SIZE, STACK_SIZE);
 
-	/* Limits for the host tools: tests/lib/build.py reads these (and the
-	 * option names) from build/fold_offsets.py; tests/bench/run-bench
+	/* Limits for the host tools: tools/lib/build.py reads these (and the
+	 * option names) from build/fold_offsets.py; tools/bench/run-bench
 	 * checks the command lines it makes against them. Lengths are in
 	 * characters; a benchmark's options are BENCH_OPTIONS_<name>. */
 #define WORDS(sym, words) __asm__ __volatile__("\n->" #sym "@" words)
@@ -129,7 +129,7 @@ void asm_offsets(void)
 	DEFINE(NR_ipc_reply_recv, __NR_ipc_reply_recv);
 	WORDS(TORTURE_OPTIONS, TORTURE_OPTIONS(KEY, KEY));
 	/* The trace's event types, in enum trace_type order from 1, and its
-	 * record size: tests/trace/mktracedat (kernel/trace/trace.h). */
+	 * record size: tools/trace/mktracedat (kernel/trace/trace.h). */
 #define TRACE_SYS(id, sys, name) " " #sys
 #define TRACE_NAME(id, sys, name) " " #name
 	WORDS(TRACE_EVENT_SYSTEMS, TRACE_EVENTS(TRACE_SYS));

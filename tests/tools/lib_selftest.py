@@ -1,0 +1,322 @@
+"""Checks of tools/lib itself, run by `tests/run --self-test` (each as
+"lib-NAME"); also `python3 tests/tools/lib_selftest.py [NAME...]`.
+
+Each check returns a list of problems (empty: passed). They use the fakes
+(tests/tools/fakes.py) for QEMU, except lib-kernel-info, which runs the real
+make for <tmp>/fold_offsets.py: one compiled file, the whole way from the
+C headers through arch/x86_64/kernel/asm-offsets.c and scripts/mkoffsets.sh.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+if __name__ == "__main__":
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))))
+
+from tools.lib import ROOT, build, proc, qemu  # noqa: E402
+from tests.tools import fakes  # noqa: E402
+
+QEMU_RUN = os.path.join(ROOT, "tools", "qemu-run")
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOOD_LOG = os.path.join(ROOT, "tests", "harness-logs", "good.log")
+
+
+def test_qemu_command(tmp) -> list[str]:
+    problems = []
+    cmd = qemu.command(["q", "-L", "x"], qemu.Machine(), "a.iso", "file:a.log")
+    want = ["q", "-L", "x", "-machine", "pc", "-m", "256M", "-smp", "2",
+            "-accel", "tcg", "-cdrom", "a.iso", "-boot", "d", "-display", "none",
+            "-no-reboot", "-serial", "file:a.log", "-monitor", "none",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+    if cmd != want:
+        problems.append(f"the default command: {cmd}")
+    m = qemu.Machine("q35", "5G", 4, "kvm", False)
+    cmd = qemu.command(["q"], m, "a.iso", "stdio", gdb_port=1234, extra=["-d", "int"])
+    joined = " ".join(cmd)
+    for part in ("-machine q35 -m 5G -smp 4 -accel kvm -cpu host,-arch-capabilities",
+                 "-S -gdb tcp:127.0.0.1:1234 -d int"):
+        if part not in joined:
+            problems.append(f"no {part!r} in {joined}")
+    if "-icount" in cmd or cmd[-2:] != ["-d", "int"]:
+        problems.append(f"-icount without icount, or extra not last: {joined}")
+    cmd = qemu.command(["q"], qemu.Machine(icount=True), "a.iso", "stdio")
+    if "-icount shift=0,sleep=off" not in " ".join(cmd):
+        problems.append(f"icount: {cmd}")
+    # UEFI: OVMF's code read only, its variables snapshot=on, q35 unless the
+    # machine was chosen; without uefi, no firmware drive at all.
+    joined = " ".join(qemu.command(["q"], qemu.Machine(uefi=True), "a.iso", "stdio"))
+    for part in ("-machine q35 ", f"if=pflash,format=raw,readonly=on,file={qemu.OVMF_CODE}",
+                 f"if=pflash,format=raw,file={qemu.OVMF_VARS},snapshot=on"):
+        if part not in joined:
+            problems.append(f"uefi: no {part!r} in {joined}")
+    if "-machine pc,acpi=off" not in " ".join(qemu.Machine("pc,acpi=off", uefi=True).args()):
+        problems.append("uefi: an explicit machine= was replaced")
+    if "pflash" in " ".join(cmd):
+        problems.append(f"pflash without uefi: {cmd}")
+    # What we build, QEMU (here the fake's parser) must take.
+    try:
+        q = fakes.parse_qemu_args(cmd[1:])
+        if (q.serial, q.smp, q.get("-cdrom")) != ("stdio", 2, "a.iso"):
+            problems.append(f"parsed back: {q}")
+    except ValueError as e:
+        problems.append(f"the fake QEMU refuses the command: {e}")
+    try:
+        qemu.Machine(accel="hvf").args()
+        problems.append("accel=hvf was accepted")
+    except ValueError:
+        pass
+    env = {"QEMU": "/opt/qemu/bin/q -L '/a b'"}
+    for got, want in ((qemu.program(env=env), ["/opt/qemu/bin/q", "-L", "/a b"]),
+                      (qemu.program(env={}), [qemu.DEFAULT_QEMU]),
+                      (qemu.program("mine", env=env), ["mine"])):
+        if got != want:
+            problems.append(f"program(): {got}, expected {want}")
+    return problems
+
+
+def test_qemu_outcome(tmp) -> list[str]:
+    cases = [((1, ""), "passed", 0, "success"),
+             ((3, ""), "failed", 1, "tests failed (QEMU exit code 3)"),
+             ((5, ""), "panic", 2, "kernel panic (QEMU exit code 5)"),
+             ((0, ""), "reset", 3, "the guest reset itself (a triple fault?)"),
+             ((0, "qemu-system-x: terminating on signal 15 from pid 9 (sh)"), "signal",
+              143, "QEMU was killed by signal 15 (SIGTERM)"),
+             ((-9, ""), "signal", 137, "QEMU was killed by signal 9 (SIGKILL)"),
+             ((1, "qemu-system-x: -cdrom x: Could not open 'x'"), "error", 4,
+              "its own error status, not the kernel's: qemu-system-x: -cdrom x"),
+             ((1, "qemu-system-x: warning: host doesn't support it"), "passed", 0, ""),
+             ((7, ""), "other", 7, "QEMU exited with code 7")]
+    problems = []
+    for (rc, out), kind, status, text in cases:
+        o = qemu.outcome(rc, out)
+        if (o.kind, o.status) != (kind, status) or text not in o.message:
+            problems.append(f"outcome({rc}, {out!r}) = {o}, expected {kind}, "
+                            f"{status}, {text!r}")
+    o = qemu.outcome(0, "", received=signal.SIGINT)
+    if o.kind != "signal" or "signal 2 (SIGINT)" not in o.message:
+        problems.append(f"a signal we passed on: {o}")
+    b = qemu.Boot(exit_code=0, timed_out=True,
+                  qemu_output="x: terminating on signal 15 from pid 1")
+    if b.signal is not None:
+        problems.append("our own timeout's SIGTERM counted as a signal from outside")
+    return problems
+
+
+def _qemu_run(args: list[str], fake: list[str], timeout: float = 20,
+              env: dict | None = None) -> tuple[int, str, str]:
+    p = subprocess.run([sys.executable, QEMU_RUN, *args], capture_output=True,
+                       text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                       env=dict(env or os.environ, QEMU=shlex.join(fake)))
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_qemu_run(tmp) -> list[str]:
+    """tools/qemu-run (make run) with the fake QEMU: each exit code,
+    a signal, a missing ISO, the dry run."""
+    problems = []
+    iso = os.path.join(tmp, "run.iso")
+    open(iso, "w").close()
+    for exit, status, text in ((1, 0, ""), (3, 1, "fold: tests failed (QEMU exit code 3)"),
+                               (5, 2, "fold: kernel panic"), (0, 3, "a triple fault?")):
+        rc, out, err = _qemu_run(["--iso", iso], fakes.qemu_command(GOOD_LOG, exit))
+        if rc != status or text not in err or (not text and err):
+            problems.append(f"QEMU exit {exit}: status {rc}, stderr {err!r}; expected "
+                            f"{status} and {text!r}")
+        if "KTAP version 1" not in out:
+            problems.append(f"QEMU exit {exit}: the serial console (stdio) lost the log")
+    rc, out, err = _qemu_run(["--iso", iso], fakes.qemu_command(GOOD_LOG, 1, kill_self="SIGTERM"))
+    if rc != 143 or "fold: QEMU was killed by signal 15 (SIGTERM)" not in err \
+            or "triple fault" in err:
+        problems.append(f"QEMU terminated by SIGTERM: status {rc}, stderr {err!r}")
+    # A SIGTERM to qemu-run itself is passed on to QEMU.
+    record = os.path.join(tmp, "hang.json")
+    p = subprocess.Popen([sys.executable, QEMU_RUN, "--iso", iso], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, QEMU=shlex.join(fakes.qemu_command(
+                             GOOD_LOG, hang=True, record=record))))
+    try:
+        deadline = time.monotonic() + 10
+        while not os.path.exists(record) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)
+        p.send_signal(signal.SIGTERM)
+        err = p.communicate(timeout=10)[1]
+        if p.returncode != 143 or "killed by signal 15 (SIGTERM)" not in err:
+            problems.append(f"qemu-run sent SIGTERM: status {p.returncode}, stderr {err!r}")
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    rc, out, err = _qemu_run(["--iso", os.path.join(tmp, "none.iso")], fakes.qemu_command())
+    if rc != 4 or "no such ISO" not in err:
+        problems.append(f"a missing ISO: status {rc}, stderr {err!r}")
+    rc, out, err = _qemu_run(["--smp", "3", "--icount", "1", "--iso", "x.iso",
+                              "--print-cmdline", "--", "-d", "int"], ["myqemu", "-L", "a b"])
+    want = shlex.join(qemu.command(["myqemu", "-L", "a b"], qemu.Machine(smp=3, icount=True),
+                                   "x.iso", "stdio", extra=["-d", "int"]))
+    if rc != 0 or out.strip() != want:
+        problems.append(f"--print-cmdline: status {rc}, {out.strip()!r}, expected {want!r}")
+    return problems
+
+
+def _alive(pid: int) -> bool:
+    """pid exists and is not a zombie (an orphan's zombie waits for init)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_proc(tmp) -> list[str]:
+    """stop() takes the process group, SIGKILL for who ignores SIGTERM;
+    ProcessSet.run's timeout; a program that does not exist."""
+    problems = []
+    pids = os.path.join(tmp, "pids")
+    stubborn = ("import os, signal, subprocess, sys, time\n"
+                "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                "c = subprocess.Popen(['sleep', '60'])\n"
+                f"open({pids!r}, 'w').write(f'{{os.getpid()}} {{c.pid}}')\n"
+                "time.sleep(60)\n")
+    p = proc.start([sys.executable, "-c", stubborn])
+    deadline = time.monotonic() + 10
+    while not os.path.exists(pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.1)
+    t0 = time.monotonic()
+    proc.stop(p, term_grace=0.3)
+    if p.poll() is None or time.monotonic() - t0 > 4:
+        problems.append("stop() did not end a process that ignores SIGTERM")
+    try:
+        child = int(open(pids).read().split()[1])
+    except (OSError, ValueError, IndexError) as e:
+        problems.append(f"the stubborn process never said its pids: {e}")
+    else:
+        time.sleep(0.2)
+        if _alive(child):
+            problems.append(f"stop() left the child (pid {child}) of its group alive")
+            os.kill(child, signal.SIGKILL)
+    done = proc.ProcessSet().run(["sleep", "30"], timeout=0.3)
+    if not done.timed_out or done.returncode is not None or done.seconds > 4:
+        problems.append(f"a 0.3 s timeout: {done}")
+    done = proc.ProcessSet().run([os.path.join(tmp, "no-such-program")], timeout=1)
+    if "No such file" not in done.error:
+        problems.append(f"a missing program: {done}")
+    if proc.signal_name(15) != "SIGTERM" or proc.signal_name(99) != "signal 99":
+        problems.append("signal_name()")
+    return problems
+
+
+def test_offsets(tmp) -> list[str]:
+    """Reading fold_offsets.py: numbers and word lists, and clear errors."""
+    problems = []
+    path = os.path.join(tmp, "fold_offsets.py")
+    with open(path, "w") as f:
+        f.write(fakes.FAKE_OFFSETS)
+    info = build.kernel_info(path)
+    if (info.cmdline_max, info.autorun_max, info.shell_line_max) != (600, 300, 100) \
+            or info.kernel_options[:2] != ("test", "autorun") \
+            or info.bench_options.get("throughput") != ("ops", "W"):
+        problems.append(f"kernel_info(): {info}")
+    for text, want in (("X = 5\nY = nope\n", ":2: not NAME = number"),
+                       ("L = ['a', 'b c']\n", ":1: not NAME"),
+                       ("CMDLINE_MAX = 5\n", "lacks AUTORUN_MAX, SHELL_LINE_MAX, "
+                                             "CMDLINE_OPTIONS, BENCH_OPTIONS_<name>")):
+        with open(path, "w") as f:
+            f.write(text)
+        try:
+            build.kernel_info(path)
+            problems.append(f"{text!r} was accepted")
+        except build.BuildError as e:
+            if want not in str(e):
+                problems.append(f"{text!r}: {e} (wanted {want!r})")
+    try:
+        build.kernel_info(os.path.join(tmp, "missing.py"))
+        problems.append("a missing fold_offsets.py was accepted")
+    except build.BuildError as e:
+        if "made by the build" not in str(e):
+            problems.append(f"a missing file: {e}")
+    return problems
+
+
+def test_kernel_info(tmp) -> list[str]:
+    """The real build's limits and option names (make <tmp>/fold_offsets.py)."""
+    bdir = os.path.join(tmp, "kernel-info")
+    try:
+        info = build.fetch_kernel_info(ROOT, bdir, env=build.clean_env())
+    except build.BuildError as e:
+        return [str(e)]
+    problems = []
+    if not 0 < info.shell_line_max < info.autorun_max < info.cmdline_max:
+        problems.append(f"the limits do not nest: shell line {info.shell_line_max}, "
+                        f"autorun {info.autorun_max}, cmdline {info.cmdline_max}")
+    for key in ("test", "autorun", "clock", "loglevel", "hz"):
+        if key not in info.kernel_options:
+            problems.append(f"no kernel option {key!r}: {info.kernel_options}")
+    for bench, key in (("preempt", "iters"), ("latency", "loops"), ("latency", "load"),
+                       ("throughput", "W"), ("race", "rounds")):
+        if key not in info.bench_options.get(bench, ()):
+            problems.append(f"bench {bench} has no option {key!r}: {info.bench_options}")
+    with open(os.path.join(bdir, "asm-offsets.inc")) as f:
+        inc = f.read()
+    if "%define CMDLINE_MAX " not in inc or "OPTIONS" in inc:
+        problems.append("asm-offsets.inc lacks CMDLINE_MAX or has a word list")
+    return problems
+
+
+def test_build(tmp) -> list[str]:
+    problems = []
+    if build.build_hash(["A=1", "B=2"]) != build.build_hash(["B=2", "A=1"]):
+        problems.append("the same make variables in another order hash differently")
+    if build.build_dir("build", []) != "build/cfg/da39a3ee5e":    # sha1 of ""
+        problems.append(f"build_dir: {build.build_dir('build', [])}")
+    cmd = build.iso_command(["make"], "b", "x.iso", "test=all", ["COUNT=ti"], ["iso", "b/fold.sym"])
+    if cmd != ["make", "-s", "BUILD=b", "ISO=x.iso", "CMDLINE=test=all", "COUNT=ti",
+               "iso", "b/fold.sym"]:
+        problems.append(f"iso_command: {cmd}")
+    if build.make_program({"MAKE": "make -j3"}) != ["make", "-j3"]:
+        problems.append(f"make_program added a -j to $MAKE's own: {build.make_program({'MAKE': 'make -j3'})}")
+    mk = build.make_program({})
+    if mk[:1] != ["make"] or len(mk) != 2 or not mk[1].startswith("-j") or not mk[1][2:].isdigit():
+        problems.append(f"make_program without $MAKE: {mk} (expected make -jN)")
+    env = build.clean_env({"MAKEFLAGS": "-j2 COUNT=ti", "MAKELEVEL": "1", "PATH": "/bin"})
+    if env != {"PATH": "/bin"}:
+        problems.append(f"clean_env: {env}")
+    if build.significant_lines("  CC      a.c\n  CC      p.c (ti)\n\nerror: x\n") != ["error: x"]:
+        problems.append("significant_lines() kept a progress line")
+    return problems
+
+
+TESTS = [("lib-qemu-command", test_qemu_command), ("lib-qemu-outcome", test_qemu_outcome),
+         ("lib-qemu-run", test_qemu_run), ("lib-proc", test_proc),
+         ("lib-offsets", test_offsets), ("lib-kernel-info", test_kernel_info),
+         ("lib-build", test_build)]
+
+
+def main(names: list[str]) -> int:
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix="fold-lib-selftest-") as tmp:
+        for name, fn in TESTS:
+            if names and not any(n in name for n in names):
+                continue
+            problems = fn(tmp)
+            print(f"{'ok' if not problems else 'FAILED'}: {name}")
+            for p in problems:
+                print(f"    - {p}")
+            passed += not problems
+            failed += bool(problems)
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,62 @@
+# The benchmarks: `make bench`, `make bench-repro`, `make bench-selftest`.
+#
+# A Makefile fragment, included by the root Makefile; the work is done by
+# tools/bench/run-bench (see its --help). Every name defined here starts
+# with BENCH_ so that it cannot collide with the kernel build's variables.
+#
+#   make bench                      every COUNT model x PREEMPT mode, -smp 1
+#                                   and 2, under -icount (1 ns = 1 instruction):
+#                                   preempt, latency and userlat per load
+#                                   (BENCH_LOADS), throughput, uaccess, syscall,
+#                                   and E8's hackbench, wakeup_hog, mode_cost
+#   make bench BENCH_MODELS=folded BENCH_MODES=full BENCH_SMP=1
+#   make bench BENCH_ARGS="loops=500 ops=50000"
+#   make bench ACCEL=tcg            wall clock under TCG (no -icount)
+#   make bench ACCEL=kvm            wall clock under KVM
+#   make bench-repro                folded/full -smp 1 twice: same figures?
+#   make bench-selftest             run-bench's own tests, on canned logs
+#
+# Output: $(BUILD)/bench/RESULTS.md, results.json, *.png and *.svg.
+
+BENCH_SAVED_GOAL := $(.DEFAULT_GOAL)
+
+BENCH_MODELS  ?= folded percpu ti off
+BENCH_MODES   ?= none voluntary full lazy
+BENCH_SMP     ?= 1 2
+BENCH_LOADS   ?= none hog pingpong
+BENCH_ARGS    ?=
+BENCH_TIMEOUT ?= 300
+BENCH_JOBS    ?=
+BENCH_OUT     ?= $(or $(BUILD),build)/bench
+
+# The kernel build's ICOUNT defaults to 0; the benchmarks default to
+# icount. So: ICOUNT as given when it was given (command line or
+# environment); otherwise icount, unless ACCEL was given, which asks for
+# that accelerator's wall clock (`make bench ACCEL=tcg`, `ACCEL=kvm`).
+ifeq ($(origin ICOUNT),file)
+BENCH_ICOUNT := $(if $(filter file undefined,$(origin ACCEL)),1,0)
+else
+BENCH_ICOUNT := $(ICOUNT)
+endif
+
+BENCH_RUN := python3 tools/bench/run-bench
+
+.PHONY: bench bench-repro bench-selftest
+
+# BENCH_ARGS travels in the environment: no quoting can break it.
+bench: export FOLD_BENCH_ARGS = $(BENCH_ARGS)
+bench: tools
+	$(Q)$(BENCH_RUN) --models "$(BENCH_MODELS)" --modes "$(BENCH_MODES)" \
+		--smp "$(BENCH_SMP)" --loads "$(BENCH_LOADS)" \
+		--bench-args "$$FOLD_BENCH_ARGS" --accel $(or $(ACCEL),tcg) \
+		--icount $(BENCH_ICOUNT) --timeout $(BENCH_TIMEOUT) \
+		--out "$(BENCH_OUT)" $(if $(BENCH_JOBS),-j $(BENCH_JOBS))
+
+bench-repro: tools
+	$(Q)$(BENCH_RUN) --repro-check --timeout $(BENCH_TIMEOUT) --out "$(BENCH_OUT)"
+
+bench-selftest:
+	$(Q)$(BENCH_RUN) --self-test
+	$(Q)python3 tools/bench/check-cyclictest --self-test
+
+.DEFAULT_GOAL := $(BENCH_SAVED_GOAL)

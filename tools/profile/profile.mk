@@ -1,0 +1,34 @@
+# The path profiler: `make profile`, `make profile-test`.
+#
+# A Makefile fragment, included by the root Makefile; the work is done by
+# tools/profile/run-profile (see its --help). Names start with PROFILE_.
+#
+#   make profile                         the four paths (timer, ctxsw, ipc, irq), folded/full
+#   make profile PROFILE=timer           one path
+#   make profile PROFILE_BUILD="PREEMPT=none COUNT=ti" PROFILE_N=100
+#   make profile-test                    the self-test, then timer and ctxsw twice:
+#                                        the same tables, and the total within
+#                                        its bound of the benchmark's figure
+#
+# Output: the tables on stdout and in $(BUILD)/profile/<path>.txt; the
+# execution log and serial log beside them; $(BUILD)/profile/RESULTS.md sets
+# each path's stage table beside the committed ones of tools/profile/history/
+# (one per change that moved the figures), with the differences.
+
+PROFILE       ?= timer ctxsw ipc irq
+PROFILE_N     ?=
+PROFILE_BUILD ?=
+PROFILE_OUT   := $(or $(BUILD),build)/profile
+PROFILE_RUN    = python3 tools/profile/run-profile --out $(PROFILE_OUT) \
+		 $(if $(PROFILE_N),--n $(PROFILE_N)) \
+		 $(foreach v,$(PROFILE_BUILD),--make-var $(v))
+
+.PHONY: profile profile-test
+profile: tools
+	$(Q)$(PROFILE_RUN) $(PROFILE)
+
+profile-test: tools
+	$(Q)python3 tools/profile/run-profile --self-test
+	$(Q)$(PROFILE_RUN) --repro timer ctxsw > $(PROFILE_OUT)-test.txt || \
+		{ cat $(PROFILE_OUT)-test.txt; exit 1; }
+	$(Q)grep -E '^(ok|not ok) ' $(PROFILE_OUT)-test.txt
