@@ -43,7 +43,7 @@ struct cmdline_values {
 	bool bench;          /* bench=0 skips the default benchmarks in make run */
 	bool shell;          /* shell=on: a prompt after boot (make run at a terminal) */
 	bool icount;         /* clock=icount: QEMU runs -icount shift=0,sleep=off */
-	u32 watchdog_thresh; /* seconds, as Linux's (kernel/debug/watchdog.c) */
+	u32 watchdog_thresh; /* seconds, as Linux's (kernel/watchdog.c) */
 	int serial_drv;      /* 1 on, 0 off, -1 auto (drivers/console_drv.c) */
 };
 extern struct cmdline_values cmdline;

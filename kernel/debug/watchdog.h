@@ -1,4 +1,4 @@
-/* The soft-lockup detector (Linux's kernel/debug/watchdog.c): a per-CPU
+/* The soft-lockup detector (Linux's kernel/watchdog.c): a per-CPU
  * hrtimer notices a CPU that has not switched threads for 2 x
  * watchdog_thresh seconds while another thread was waiting to run there,
  * and prints what that CPU is doing, then every other CPU's backtrace by
