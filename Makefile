@@ -367,6 +367,7 @@ test: tools
 	$(Q)$(MAKE) -s --no-print-directory trace-check
 	$(Q)python3 tools/experiments/run-experiments --self-test
 	$(Q)$(MAKE) -s --no-print-directory test-screen
+	$(Q)$(MAKE) -s --no-print-directory check-docs
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run $(TESTFLAGS)
 
@@ -377,6 +378,7 @@ test: tools
 -include tools/profile/profile.mk
 -include tests/torture/torture.mk
 -include tools/trace/trace.mk
+-include tests/docs.mk
 
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;
@@ -430,8 +432,8 @@ help:
 	@echo "  profile        where a path's instructions go, per function and stage, and what each"
 	@echo "                 function inlined (the debug information's inline chains; tools/profile/):"
 	@echo "                 PROFILE=\"$(PROFILE)\" PROFILE_N= PROFILE_BUILD=\"PREEMPT=none ...\""
-	@echo "                 build/profile/RESULTS.md: each path's stage table per commit beside this run's"
-	@echo "                 (tools/profile/history/: one profile per change that moved the figures)"
+	@echo "                 build/profile/PATH.txt; the timer path's tables are a checked excerpt"
+	@echo "                 of docs/06-measuring.md (make docs-update rewrites it)"
 	@echo "  profile-test   its self-test, and timer and ctxsw twice: the same tables (part of make test)"
 	@echo "  torture        every COUNT x allowed mode, -smp $(TORTURE_SMP), the torture for $(TORTURE_DURATION) ms each under"
 	@echo "                 -icount; fails unless >= $(TORTURE_MIN_WAKEUPS) cross-CPU wake-ups, 0 lost, 0 leaks (not in make test)"
@@ -441,6 +443,8 @@ help:
 	@echo "  trace-check    the trace round trip twice: identical files, sched events (part of make test)"
 	@echo "  experiments    every experiment E1-E8 (claim, command, figure, verdict): $(EXPERIMENTS_OUT)/EXPERIMENTS.md"
 	@echo "                 (E5: six kernel builds read by objdump; the bench at -smp 1; bench race; ~25 min)"
+	@echo "  check-docs     run every output excerpt of README.md and docs/ (tests/check-docs, cram; in make test)"
+	@echo "  docs-update    rewrite those excerpts from fresh output (cram -i -y), then review the diff"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"
 	@echo "  user           only the user programs: every user/*.c -> $(BUILD)/user/NAME.elf"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"

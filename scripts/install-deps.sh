@@ -5,8 +5,9 @@
 # clang-tidy: tests/check-compdb; bochs, bochsbios, vgabios: make test-bochs;
 # grub-efi-amd64-bin, ovmf: the UEFI half of the ISO and make run UEFI=1;
 # trace-cmd: `trace-cmd report` in make trace and make test;
-# console-setup-linux: the PSF font of the screen console, scripts/mkfont.py). With
-# --kernelshark, also what README's KernelShark picture is made with
+# console-setup-linux: the PSF font of the screen console, scripts/mkfont.py;
+# python3-cram: tests/check-docs, the checked excerpts of README.md and docs/). With
+# --kernelshark, also what the KernelShark picture of docs/07-debugging.md is made with
 # (kernelshark, xvfb, x11-apps for xwd, imagemagick); with --window,
 # qemu-system-gui, the gtk window of make run DISPLAY_CONSOLE=1: nothing in
 # make test needs them.
@@ -14,7 +15,7 @@
 set -eu
 PKGS="gcc make nasm binutils grub-pc-bin grub-common xorriso mtools \
 qemu-system-x86 gdb python3 gnuplot-nox clang libclang-rt-dev clang-tidy \
-bochs bochsbios vgabios grub-efi-amd64-bin ovmf trace-cmd console-setup-linux"
+bochs bochsbios vgabios grub-efi-amd64-bin ovmf trace-cmd console-setup-linux python3-cram"
 for opt in "$@"; do
 	case "$opt" in
 	--kernelshark) PKGS="$PKGS kernelshark xvfb x11-apps imagemagick" ;;

@@ -8,7 +8,7 @@ import re
 from tools.lib import summary_line
 from collections import Counter
 
-from tools.profile import execlog, inline, results, stages
+from tools.profile import execlog, inline, stages
 
 SYMS = """\
 0000000000001000 t vector_stub_32
@@ -152,48 +152,6 @@ def checks():
     yield ("the rendering shows the total and each stage",
            "path total: 58 instructions per wake-up" in out and "locks" in out)
     yield ("a function no stage names is 'other'", stages.stage_of("frobnicate") == "other")
-    yield from results_checks(out)
-
-
-def results_checks(rendered: str):
-    """RESULTS.md's table from profile texts: the rendering above, and
-    doctored copies of it."""
-    rendered = "profile timer: the self-test" + rendered[rendered.index("\n"):]
-    before = results.parse("commit 0123456789abcdef the old way\n\n" + rendered)
-    yield ("RESULTS: a profile's text reads back as its total and stages",
-           before.label == "0123456" and before.what == "the old way"
-           and before.total == 58 and before.unit == "wake-up"
-           and before.stages == {"entry/exit": 24, "wake-up": 20, "locks": 14})
-    # Doctored: the lock stage dropped from the table, the wake-up cheaper.
-    after_text = (rendered.replace("path total: 58 ", "path total: 44 ")
-                  .replace("\n  locks ", "\n  XDROP ", 1))
-    after_text = "\n".join(l for l in after_text.splitlines() if "XDROP" not in l)
-    after_text = re.sub(r"(\n  wake-up\s+)20 ", r"\g<1>15 ", after_text)
-    after = results.parse(after_text, "abc1234-dirty")
-    page = results.table([before, after])
-    want = ["| stage | 0123456 | abc1234-dirty | from 0123456 |",
-            "|---|---:|---:|---:|",
-            "| entry/exit | 24 | 24 | 0 |",
-            "| wake-up | 20 | 15 | -5 |",
-            "| locks | 14 | - | -14 |",
-            "| **total** | **58** | **44** | -14 |"]
-    yield ("RESULTS: a changed figure and a dropped stage show, with their differences",
-           page == want)
-    mid = results.parse(re.sub(r"(\n  locks\s+)14 ", r"\g<1>10 ", rendered)
-                        .replace("path total: 58 ", "path total: 54 "), "1111111")
-    three = results.table([before, mid, after])
-    yield ("RESULTS: three columns: from the one before and from the first",
-           three[0].endswith("| abc1234-dirty | from 1111111 | from 0123456 |")
-           and "| locks | 14 | 10 | - | -10 | -14 |" in three
-           and "| **total** | **58** | **54** | **44** | -10 | -14 |" in three)
-    for name, text in (("no total", rendered.replace("path total:", "path sum:")),
-                       ("no stage table", rendered.replace("stage   ", "phase   ")),
-                       ("a torn stage row", rendered.replace(" 20 ", " twenty ", 1))):
-        try:
-            results.parse(text)
-            yield (f"RESULTS: a profile with {name} is an error", False)
-        except results.ResultsError:
-            yield (f"RESULTS: a profile with {name} is an error", True)
 
 
 def main() -> int:

@@ -11,9 +11,9 @@
 #                                        its bound of the benchmark's figure
 #
 # Output: the tables on stdout and in $(BUILD)/profile/<path>.txt; the
-# execution log and serial log beside them; $(BUILD)/profile/RESULTS.md sets
-# each path's stage table beside the committed ones of tools/profile/history/
-# (one per change that moved the figures), with the differences.
+# execution log and serial log beside them. docs/06-measuring.md holds the
+# timer path's tables as checked excerpts (tests/check-docs runs them;
+# --update rewrites them), so a change that moves them shows in its diff.
 
 PROFILE       ?= timer ctxsw ipc irq
 PROFILE_N     ?=
