@@ -218,7 +218,8 @@ $(BUILD)/ksyms0.o: scripts/mksyms.sh | tools
 	$(Q)sh scripts/mksyms.sh $(NM) > $(BUILD)/ksyms0.c
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $(BUILD)/ksyms0.c
 
-$(ELF): $(OBJS) $(BUILD)/ksyms0.o linker.ld $(BUILD)/layout.ld scripts/mksyms.sh | $(BUILD)/fold_offsets.py
+$(ELF): $(OBJS) $(BUILD)/ksyms0.o linker.ld $(BUILD)/layout.ld scripts/mksyms.sh \
+		scripts/check-cmdline-keys.sh $(BUILD)/fold_offsets.py
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(LDFLAGS) -o $(BUILD)/fold.pass1.elf $(OBJS) $(BUILD)/ksyms0.o
 	$(Q)sh scripts/mksyms.sh $(NM) $(BUILD)/fold.pass1.elf > $(BUILD)/ksyms.c
@@ -228,6 +229,7 @@ $(ELF): $(OBJS) $(BUILD)/ksyms0.o linker.ld $(BUILD)/layout.ld scripts/mksyms.sh
 	$(Q)$(NM) -n $@ | grep -i ' t ' > $(BUILD)/syms.2
 	$(Q)cmp -s $(BUILD)/syms.1 $(BUILD)/syms.2 || \
 		{ echo "error: the symbol table moved code between link passes"; exit 1; }
+	$(Q)sh scripts/check-cmdline-keys.sh $(NM) $@ $(BUILD)/fold_offsets.py || { rm -f $@; exit 1; }
 
 $(BUILD)/fold.asm: $(ELF)
 	$(Q)$(OBJDUMP) -d -S -M intel --no-show-raw-insn $< > $@ 2>/dev/null

@@ -2,7 +2,6 @@
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
-#include "kernel/cmdline.h"
 #include "kernel/time/time.h"
 #include "sched/preempt_mode.h"
 #include "lib/parse.h"
@@ -112,7 +111,7 @@ int bench_context(char *buf, size_t size)
 {
 	return snprintf(buf, size, "model=%s mode=%s smp=%u clock=%s", preempt_model_name(),
 			preempt_mode_name(preempt_mode), nr_cpus_online,
-			cmdline.icount ? "icount" : "wall");
+			clock_icount ? "icount" : "wall");
 }
 
 int fmt_centi(char *buf, size_t size, u64 x100)

@@ -13,7 +13,7 @@
 #include "kernel/printk.h"
 #include "kernel/percpu.h"
 #include "kernel/time/time.h"
-#include "kernel/cmdline.h"
+#include "kernel/time/hrtimer.h"
 #include "sched/sched.h"
 #include "sched/thread.h"
 #include "lib/stats.h"
@@ -78,7 +78,7 @@ int bench_wakeup_hog(int argc, char **argv)
 			       ctx, classes[k].name, (unsigned long long)interval,
 			       (unsigned long long)loops, (unsigned long long)s.st.min,
 			       (unsigned long long)stats_avg(&s.st), (unsigned long long)s.st.max,
-			       (unsigned long long)(NSEC_PER_SEC / cmdline.hz));
+			       (unsigned long long)(NSEC_PER_SEC / tick_hz_param));
 	}
 	return 0;
 }

@@ -32,6 +32,22 @@
 #include "lib/string.h"
 #include "lib/format.h"
 #include "uapi/syscall.h"
+#include "kernel/cmdline.h"
+#include "lib/parse.h"
+
+int serial_drv_option = -1;
+
+static int set_serial_drv(const char *v)
+{
+	static const char *const w[] = { "off", "on", "auto" };
+	int i = match_word(v, w, 3);
+	if (i < 0)
+		return -1;
+	serial_drv_option = i == 2 ? -1 : i;
+	return 0;
+}
+early_param(serial_drv, set_serial_drv, serial_drv_option,
+	    "on, off or auto (the user-level serial driver; auto: on unless test=)", "auto");
 
 static DEFINE_SPINLOCK(drv_lock);
 static struct endpoint *drv_ep;     /* a reference, under drv_lock */

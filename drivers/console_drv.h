@@ -33,6 +33,8 @@ void console_drv_stats(struct console_drv_stats *out);
  * CPUs cpus (0: any), SCHED_FIFO prio if not 0, and wait up to 5 s
  * (a busy host under TCG) for it to register. 0, or -errno (said why). */
 int console_drv_start(u64 cpus, u32 prio);
+/* serial_drv=: 1 on, 0 off, -1 auto (on unless test= runs suites). */
+extern int serial_drv_option;
 /* Kill the driver, if any, and wait (5 s at most) for the kernel to
  * take the console back: 0, or -ETIMEDOUT. */
 int console_drv_stop(void);

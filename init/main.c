@@ -64,7 +64,7 @@ void kmain(u64 multiboot_info_phys)
 static void kmain_on_stack(void *arg)
 {
 	(void)arg;
-	preempt_mode_init(cmdline.preempt_mode); /* PREEMPT_MODES (sched/preempt_mode.h) */
+	preempt_mode_init(preempt_mode_requested); /* PREEMPT_MODES (sched/preempt_mode.h) */
 	smp_init();                        /* CALL_FUNCTION IPIs */
 	sched_init();                      /* run queue 0, idle thread */
 	acpi_init();                       /* MADT: which CPUs exist */

@@ -1,48 +1,33 @@
 #include "kernel/cmdline.h"
-#include "mm/uaccess.h"
 #include "kernel/printk.h"
-#include "sched/preempt_mode.h"
 #include "lib/parse.h"
 #include "lib/string.h"
 #include "lib/string_helpers.h"
 #include "lib/format.h"
 
-struct cmdline_values cmdline = {
-	.preempt_mode = -1,
-	.hz = 1000,
-	.watchdog_thresh = 10,
-	.bench = true,
-	.serial_drv = -1,
-};
+/* The records early_param() leaves (kernel/cmdline.h): linker.ld brackets
+ * the section with these in the kernel; a host build gets them from the
+ * linker, and weak, so a program with no option at all links too. */
+extern const struct cmdline_option __start_cmdline_options[] __attribute__((weak));
+extern const struct cmdline_option __stop_cmdline_options[] __attribute__((weak));
+#define for_each_option(o) \
+	for (const struct cmdline_option *o = __start_cmdline_options; o < __stop_cmdline_options; o++)
 
-/* Each option: its key, what a value looks like, and a setter that returns
- * 0 or -1 for a bad value. The defaults live in `cmdline` above. */
-struct option {
-	const char *key;
-	const char *expect;
-	int (*set)(const char *v);
-	const char *def;
-};
+static size_t nr_options(void)
+{
+	return (size_t)(__stop_cmdline_options - __start_cmdline_options);
+}
 
-static int set_loglevel(const char *v)
+int cmdline_u32(const char *v, u32 *dst, u32 lo, u32 hi)
 {
 	u64 n;
-	if (parse_u64(v, &n) || n > 7)
+	if (parse_u64(v, &n) || n < lo || n > hi)
 		return -1;
-	console_loglevel = (int)n;
+	*dst = (u32)n;
 	return 0;
 }
 
-static int set_preempt(const char *v)
-{
-	int m = preempt_mode_parse(v);
-	if (m < 0)
-		return -1;
-	cmdline.preempt_mode = m;
-	return 0;
-}
-
-static int set_string(char *dst, size_t size, const char *v)
+int cmdline_string(const char *v, char *dst, size_t size)
 {
 	if (!*v || strlen(v) >= size)
 		return -1;
@@ -50,103 +35,39 @@ static int set_string(char *dst, size_t size, const char *v)
 	return 0;
 }
 
-static int set_test(const char *v)
+void *cmdline_value(const char *key)
 {
-	return set_string(cmdline.test, sizeof(cmdline.test), v);
+	for_each_option(o)
+		if (!strcmp(o->key, key))
+			return o->var;
+	return NULL;
 }
 
-static int set_autorun(const char *v)
+size_t cmdline_values_size(void)
 {
-	return set_string(cmdline.autorun, sizeof(cmdline.autorun), v);
+	size_t n = 0;
+	for_each_option(o)
+		n += o->size;
+	return n;
 }
 
-static int set_idle(const char *v)
+void cmdline_save(void *buf)
 {
-	static const char *const w[] = { "halt", "poll" };
-	int i = match_word(v, w, 2);
-	if (i < 0)
-		return -1;
-	cmdline.idle_poll = i == 1;
-	return 0;
+	u8 *p = buf;
+	for_each_option(o) {
+		memcpy(p, o->var, o->size);
+		p += o->size;
+	}
 }
 
-static int set_hz(const char *v)
+void cmdline_restore(const void *buf)
 {
-	u64 n;
-	if (parse_u64(v, &n) || n < 10 || n > 10000)
-		return -1;
-	cmdline.hz = (u32)n;
-	return 0;
+	const u8 *p = buf;
+	for_each_option(o) {
+		memcpy(o->var, p, o->size);
+		p += o->size;
+	}
 }
-
-static int set_watchdog_thresh(const char *v)
-{
-	u64 n;
-	if (parse_u64(v, &n) || n > 60)
-		return -1;
-	cmdline.watchdog_thresh = (u32)n;
-	return 0;
-}
-
-static int set_maxcpus(const char *v)
-{
-	u64 n;
-	if (parse_u64(v, &n) || n < 1 || n > 64)
-		return -1;
-	cmdline.nr_cpus = (u32)n;
-	return 0;
-}
-
-static int set_bench(const char *v)
-{
-	return parse_bool(v, &cmdline.bench);
-}
-
-static int set_clock(const char *v)
-{
-	static const char *const w[] = { "wall", "icount" };
-	int i = match_word(v, w, 2);
-	if (i < 0)
-		return -1;
-	cmdline.icount = i == 1;
-	return 0;
-}
-
-/* mm/uaccess.h: might_fault() in every user copy, or (off) none, so
- * its cost can be measured; MIGHT_FAULT=0 at build time removes it. */
-static int set_might_fault(const char *v)
-{
-#if MIGHT_FAULT
-	return parse_bool(v, &might_fault_enabled);
-#else
-	bool on;
-	if (parse_bool(v, &on))
-		return -1;
-	if (on)
-		pr_warn("cmdline: might_fault=on: this kernel was built with MIGHT_FAULT=0, so there is none\n");
-	return 0;
-#endif
-}
-
-static int set_serial_drv(const char *v)
-{
-	static const char *const w[] = { "off", "on", "auto" };
-	int i = match_word(v, w, 3);
-	if (i < 0)
-		return -1;
-	cmdline.serial_drv = i == 2 ? -1 : i;
-	return 0;
-}
-
-static int set_shell(const char *v)
-{
-	return parse_bool(v, &cmdline.shell);
-}
-
-#define OPTION(key, expect, def) { #key, expect, set_##key, def },
-#define OPTION_KEY(key, expect, def) " " #key
-static const struct option options[] = { CMDLINE_OPTIONS(OPTION) };
-static const char option_keys[] = CMDLINE_OPTIONS(OPTION_KEY); /* " loglevel preempt ..." */
 
 /* Split in place on spaces, as split_words() does, but a double-quoted
  * stretch keeps its spaces and loses its quotes, as in Linux:
@@ -209,29 +130,31 @@ int cmdline_parse(const char *s)
 	/* The last occurrence of an option wins, as in Linux. A bad one is
 	 * warned about and changes nothing: the option keeps its last good
 	 * value on this line (and the warning says which), or the default. */
-	const char *good[ARRAY_SIZE(options)] = { NULL };
+	size_t nopts = nr_options();
+	const char *good[nopts + 1]; /* + 1: never an array of none */
+	memset(good, 0, sizeof(good));
 	for (size_t i = 0; i < n; i++) {
 		char e1[ESCAPE_SIZE(60)], e2[ESCAPE_SIZE(60)];
 		char *eq = strchr(words[i], '=');
 		size_t j;
 		if (eq == words[i]) {
 			pr_warn("cmdline: '%s': an option needs a name before its '=' (known:%s)\n",
-				string_escape_str(words[i], e1, sizeof(e1)), option_keys);
+				string_escape_str(words[i], e1, sizeof(e1)), CMDLINE_KEYS);
 			warnings++;
 			continue;
 		}
 		if (eq)
 			*eq = 0;
-		for (j = 0; j < ARRAY_SIZE(options); j++)
-			if (!strcmp(options[j].key, words[i]))
+		for (j = 0; j < nopts; j++)
+			if (!strcmp(__start_cmdline_options[j].key, words[i]))
 				break;
-		if (j == ARRAY_SIZE(options)) {
+		if (j == nopts) {
 			pr_warn("cmdline: unknown option '%s' ignored (known:%s)\n",
-				string_escape_str(words[i], e1, sizeof(e1)), option_keys);
+				string_escape_str(words[i], e1, sizeof(e1)), CMDLINE_KEYS);
 			warnings++;
 			continue;
 		}
-		const struct option *o = &options[j];
+		const struct cmdline_option *o = &__start_cmdline_options[j];
 		const char *v = eq ? eq + 1 : "";
 		if (o->set(v) == 0) {
 			good[j] = v;

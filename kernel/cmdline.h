@@ -1,52 +1,67 @@
-/* The kernel command line: space-separated key=value options, parsed in
- * one place (kernel/cmdline.c) against one table. The last occurrence of
- * an option wins (as in Linux). An unknown key or a bad value prints one
- * warning (the input in it escaped: \x01) and changes nothing: a bad value
- * keeps the option's earlier good value on the line ("keeping 200"), or
- * the default; the kernel still boots. Numbers may end in a decimal k, M
- * or G (hz=1k is 1000; lib/parse.h). */
+/* The kernel command line: space-separated key=value options. Each option
+ * is declared beside the value it sets, in the file that owns that value,
+ * as Linux's early_param() does (include/linux/init.h): the declaration
+ * puts a record in the cmdline_options section, and cmdline_parse() (in
+ * kernel/cmdline.c) walks the section. The last occurrence of an option
+ * wins (as in Linux). An unknown key or a bad value prints one warning
+ * (the input in it escaped: \x01) and changes nothing: a bad value keeps
+ * the option's earlier good value on the line ("keeping 200"), or the
+ * default; the kernel still boots. Numbers may end in a decimal k, M or G
+ * (hz=1k is 1000; lib/parse.h). */
 #ifndef FOLD_KERNEL_CMDLINE_H
 #define FOLD_KERNEL_CMDLINE_H
 #include "lib/types.h"
-#include "sched/preempt_mode.h" /* PREEMPT_MODE_NAMES */
 
 /* The longest command line and autorun= value taken, in characters (the
  * buffers hold one byte more, the NUL). */
 #define CMDLINE_MAX 2047
 #define AUTORUN_MAX 1023
 
-/* The options, X(key, what a value looks like, the default): the table in
- * kernel/cmdline.c expands it (set_<key> parses each one), and
- * arch/x86_64/kernel/asm-offsets.c hands the keys to the host tools. */
-#define CMDLINE_OPTIONS(X)                                                             \
-	X(loglevel, "a number 0-7", "6")                                               \
-	X(preempt, "a mode:" PREEMPT_MODE_NAMES, "the build's PREEMPT")                \
-	X(test, "all, a suite list like sched,preempt, or panic", "none")              \
-	X(autorun, "shell commands separated by ';'", "none")                          \
-	X(idle, "halt or poll", "halt")                                                \
-	X(hz, "a tick rate from 10 to 10000", "1000")                                  \
-	X(maxcpus, "a CPU count from 1 to 64", "all")                                  \
-	X(bench, "on or off (the default benchmark set at boot)", "on")                \
-	X(shell, "on or off (a fold> prompt after boot)", "off")                       \
-	X(clock, "wall or icount (QEMU -icount shift=0,sleep=off: 1 ns per instruction)", "wall") \
-	X(might_fault, "on or off (off: user copies without might_fault(), experiment E7)", "on") \
-	X(watchdog_thresh, "seconds 0-60 (a soft lockup is reported after twice it; 0: off)", "10") \
-	X(serial_drv, "on, off or auto (the user-level serial driver; auto: on unless test=)", "auto")
+/* The keys, in the order the warnings list them: what
+ * arch/x86_64/kernel/asm-offsets.c hands the host tools. The build checks
+ * it against the keys declared with early_param() in the kernel image
+ * (scripts/check-cmdline-keys.sh), so neither can drift from the other. */
+#define CMDLINE_KEYS " loglevel preempt test autorun idle hz maxcpus bench shell clock" \
+	" might_fault watchdog_thresh serial_drv"
 
-struct cmdline_values {
-	char test[256];      /* test=all | SUITE[,SUITE...] | panic */
-	char autorun[AUTORUN_MAX + 1]; /* autorun=CMD[;CMD...] for the shell */
-	int preempt_mode;    /* -1 = the build's default */
-	bool idle_poll;      /* idle=poll */
-	u32 hz;              /* timer tick rate */
-	u32 nr_cpus;         /* maxcpus=: 0 = all */
-	bool bench;          /* bench=0 skips the default benchmarks in make run */
-	bool shell;          /* shell=on: a prompt after boot (make run at a terminal) */
-	bool icount;         /* clock=icount: QEMU runs -icount shift=0,sleep=off */
-	u32 watchdog_thresh; /* seconds, as Linux's (kernel/watchdog.c) */
-	int serial_drv;      /* 1 on, 0 off, -1 auto (drivers/console_drv.c) */
+/* One option: its key, what a value looks like and the default (both for
+ * the warnings), the setter, which returns 0, or -1 for a bad value and
+ * then changes nothing, and the value it sets (the cmdline tests save
+ * and restore every value through it, and read one by key). */
+struct cmdline_option {
+	const char *key;
+	const char *expect;
+	const char *def;
+	int (*set)(const char *v);
+	void *var;
+	size_t size;
 };
-extern struct cmdline_values cmdline;
+
+/* early_param(key, setter, variable, what a value looks like, default):
+ * key is a C identifier (the host tools take the keys as words). The
+ * section's name is one too, so a host build (the fuzzers) gets the
+ * linker's __start_/__stop_ symbols without linker.ld. The alignment is
+ * forced so the compiler cannot space the records apart (Linux's
+ * __setup_param does the same). */
+#define early_param(key, setter, variable, expect, def)                                \
+	static const struct cmdline_option __cmdline_opt_##key                          \
+		__attribute__((used, section("cmdline_options"),                        \
+			       aligned(__alignof__(struct cmdline_option)))) = {         \
+			#key, expect, def, setter, &(variable), sizeof(variable)         \
+		}
+
+/* Setter helpers. A number from lo to hi (lib/parse.h: k, M, G; 0x): */
+int cmdline_u32(const char *v, u32 *dst, u32 lo, u32 hi);
+/* A non-empty string that fits dst (size bytes with the NUL): */
+int cmdline_string(const char *v, char *dst, size_t size);
+
 /* Parses and prints the warnings; returns the number of warnings. */
 int cmdline_parse(const char *s);
+
+/* For the cmdline tests: an option's value by key (NULL: no such option),
+ * and every option's value copied out to buf and back in. */
+void *cmdline_value(const char *key);
+size_t cmdline_values_size(void);
+void cmdline_save(void *buf);
+void cmdline_restore(const void *buf);
 #endif

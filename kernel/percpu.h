@@ -55,10 +55,28 @@ struct percpu {
 	u32 apic_id;
 	u32 online;
 	struct thread *idle;
-	void *fault_catcher;       /* arch/x86_64/mm/fault_catch.h, tests only */
+	/* Armed only by the tests (arch/x86_64/mm/fault_catch.h), but read
+	 * by the kernel's own exception handler, do_exception()
+	 * (arch/x86_64/kernel/traps.c), at any instant and on any CPU, with
+	 * one %gs: load: kernel state, so it stays here. */
+	void *fault_catcher;
 	void *rq;                  /* sched/core.c's struct rq */
-	u64 probe_scratch;         /* written by tests/disasm/probes.c only */
-	u32 bench_count;           /* the preempt benchmark's stand-in count */
+	/* Two scratch fields for measurement, not kernel state. They stay in
+	 * struct percpu because what is measured is code that names a field
+	 * of it: this_cpu_read/write/add() take a struct percpu field (a
+	 * constant %gs: offset), and a count model's header takes the count
+	 * as one (PERCPU_OFF() for %gs:, per_cpu() for the racy model's
+	 * remote clear; arch/x86_64/preempt/). Anywhere else, the probes and
+	 * the benchmark's pairs would time other instructions than the
+	 * kernel's.
+	 * probe_scratch: the target of tests/disasm/probes.c's this_cpu_*
+	 * probes (tests/check-disasm reads their code; bench throughput's
+	 * work increments it), a field no kernel path reads.
+	 * bench_count: the count the preempt benchmark runs every model's
+	 * real preempt_disable()/preempt_enable() on (bench/bench_pair.c,
+	 * PREEMPT_COUNT_FIELD), so the real count is never touched. */
+	u64 probe_scratch;
+	u32 bench_count;
 	u64 top_of_stack;          /* the current thread's kernel stack top (= TSS.RSP0) */
 	u64 user_rsp;              /* the syscall entry's scratch: the user's RSP */
 	struct pt_regs *irq_regs;  /* the interrupted registers, in an IRQ handler */

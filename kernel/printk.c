@@ -1,4 +1,5 @@
 #include "kernel/printk.h"
+#include "kernel/cmdline.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/percpu.h"
 #include "kernel/time/time.h"
@@ -9,6 +10,16 @@
 #include "lib/string.h"
 
 int console_loglevel = LOGLEVEL_DEFAULT;
+
+static int set_loglevel(const char *v)
+{
+	u32 n;
+	if (cmdline_u32(v, &n, 0, 7))
+		return -1;
+	console_loglevel = (int)n;
+	return 0;
+}
+early_param(loglevel, set_loglevel, console_loglevel, "a number 0-7", "6");
 volatile int oops_in_progress;
 char log_buf[LOG_BUF_SIZE];
 volatile u64 log_head;

@@ -4,9 +4,30 @@
 #include "kernel/panic.h"
 #include "arch/x86_64/cpu.h"
 #include "sched/sched.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "lib/parse.h"
 
 #if MIGHT_FAULT
 bool might_fault_enabled = true;
+
+/* might_fault() in every user copy, or (off) none, so its cost can be
+ * measured; MIGHT_FAULT=0 at build time removes it. */
+static int set_might_fault(const char *v)
+{
+#if MIGHT_FAULT
+	return parse_bool(v, &might_fault_enabled);
+#else
+	bool on;
+	if (parse_bool(v, &on))
+		return -1;
+	if (on)
+		pr_warn("cmdline: might_fault=on: this kernel was built with MIGHT_FAULT=0, so there is none\n");
+	return 0;
+#endif
+}
+early_param(might_fault, set_might_fault, might_fault_enabled,
+	    "on or off (off: user copies without might_fault(), experiment E7)", "on");
 
 /* Linux's __might_fault (mm/memory.c): a user access may fault and the
  * fault may sleep, so the caller must be able to sleep; and it is a

@@ -4,8 +4,22 @@
  * TIF_POLLING_NRFLAG set, so resched_curr() can skip the IPI. */
 #include "sched/sched.h"
 #include "kernel/cmdline.h"
+#include "lib/parse.h"
 #include "kernel/preempt.h"
 #include "arch/x86_64/cpu.h"
+
+bool idle_poll;
+
+static int set_idle(const char *v)
+{
+	static const char *const w[] = { "halt", "poll" };
+	int i = match_word(v, w, 2);
+	if (i < 0)
+		return -1;
+	idle_poll = i == 1;
+	return 0;
+}
+early_param(idle, set_idle, idle_poll, "halt or poll", "halt");
 
 __noreturn void cpu_idle(void)
 {
@@ -21,7 +35,7 @@ __noreturn void cpu_idle(void)
 		 * set under poll must be cleared below even if the option has
 		 * changed since (a POLLING flag left on a halted CPU would
 		 * make every remote wake-up skip its IPI). */
-		bool polling = READ_ONCE(cmdline.idle_poll);
+		bool polling = READ_ONCE(idle_poll);
 		if (polling)
 			__atomic_fetch_or(&self->flags, _TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
 		while (!need_resched()) {

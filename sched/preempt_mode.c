@@ -29,6 +29,20 @@
 #include "lib/parse.h"
 #include "lib/format.h"
 #include "kernel/trace/trace.h"
+#include "kernel/cmdline.h"
+
+int preempt_mode_requested = -1;
+
+static int set_preempt(const char *v)
+{
+	int m = preempt_mode_parse(v);
+	if (m < 0)
+		return -1;
+	preempt_mode_requested = m;
+	return 0;
+}
+early_param(preempt, set_preempt, preempt_mode_requested, "a mode:" PREEMPT_MODE_NAMES,
+	    "the build's PREEMPT");
 
 volatile int preempt_mode = PREEMPT_MODE_DEFAULT;
 

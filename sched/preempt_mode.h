@@ -42,6 +42,9 @@ const char *preempt_mode_help(int mode);
 bool preempt_mode_valid(int mode);              /* COUNT=off: not full, not lazy */
 /* Boot, one CPU: the requested mode (-1: the build's), or the build's
  * default with a warning when this count model cannot run it. */
+/* preempt=: the mode asked for on the command line, -1 for the build's
+ * default (what init/main.c hands preempt_mode_init()). */
+extern int preempt_mode_requested;
 void preempt_mode_init(int requested);
 /* Switch while all CPUs run; returns 0, PREEMPT_MODE_EINVAL (not a mode,
  * or not one this build can run) or PREEMPT_MODE_EPATCH (a patch site

@@ -12,7 +12,7 @@
  * they sleep between short bursts, and a throttle would distort what they
  * measure. Time is counted in ticks, as scheduler_tick() sees it. */
 #include "sched/rq.h"
-#include "kernel/cmdline.h"
+#include "kernel/time/hrtimer.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
 #include "uapi/errno.h"
@@ -21,7 +21,7 @@
 
 void rt_tick(struct rq *rq, struct thread *curr, u32 cpu)
 {
-	u32 period = cmdline.hz; /* one second of ticks */
+	u32 period = tick_hz_param; /* one second of ticks */
 	if (curr != rq->idle && curr->prio > PRIO_NORMAL && curr->mm)
 		rq->rt_ticks++;
 	if (++rq->rt_period_ticks >= period) {

@@ -71,6 +71,7 @@ bool sched_handoff(struct thread *next);
 void finish_switch(struct thread *prev);
 
 /* idle.c */
+extern bool idle_poll; /* idle=poll: spin, TIF_POLLING_NRFLAG set, instead of hlt */
 __noreturn void cpu_idle(void);
 
 /* sleep.c */

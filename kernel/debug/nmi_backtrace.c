@@ -16,7 +16,6 @@
 #include "kernel/time/time.h"
 #include "kernel/preempt.h"
 #include "kernel/debug/ksyms.h"
-#include "kernel/cmdline.h"
 #include "process/process.h"
 #include "kernel/entry/common.h"
 #include "arch/x86_64/kernel/nmi.h"
@@ -75,7 +74,7 @@ static u64 others_online(void)
 
 u32 nmi_backtrace_wait_ms(void)
 {
-	return cmdline.icount ? NMI_BACKTRACE_WAIT_ICOUNT_MS : NMI_BACKTRACE_WAIT_MS;
+	return clock_icount ? NMI_BACKTRACE_WAIT_ICOUNT_MS : NMI_BACKTRACE_WAIT_MS;
 }
 
 /* Wait for the asked CPUs, then name the ones that stayed silent. */

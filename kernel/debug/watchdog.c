@@ -34,6 +34,14 @@ struct watchdog_cpu {
 
 static struct watchdog_cpu wd[MAX_CPUS];
 static volatile u32 thresh_ms = 10000;
+static u32 watchdog_thresh = 10; /* seconds, as Linux's */
+
+static int set_watchdog_thresh(const char *v)
+{
+	return cmdline_u32(v, &watchdog_thresh, 0, 60);
+}
+early_param(watchdog_thresh, set_watchdog_thresh, watchdog_thresh,
+	    "seconds 0-60 (a soft lockup is reported after twice it; 0: off)", "10");
 volatile u64 softlockups;
 
 static u64 sample_period_ns(u32 ms)
@@ -104,7 +112,7 @@ void watchdog_init_cpu(void)
 	u32 cpu = raw_smp_processor_id();
 	struct watchdog_cpu *w = &wd[cpu];
 	if (cpu == 0)
-		thresh_ms = cmdline.watchdog_thresh * 1000;
+		thresh_ms = watchdog_thresh * 1000;
 	hrtimer_init(&w->timer, watchdog_timer_fn);
 	u64 f = local_irq_save();
 	rearm(NULL);

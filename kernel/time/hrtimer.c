@@ -9,6 +9,13 @@
 #include "sched/sched.h"
 
 u32 tick_hz = 1000;
+u32 tick_hz_param = 1000;
+
+static int set_hz(const char *v)
+{
+	return cmdline_u32(v, &tick_hz_param, 10, 10000);
+}
+early_param(hz, set_hz, tick_hz_param, "a tick rate from 10 to 10000", "1000");
 
 struct timer_base {
 	struct spinlock lock;
@@ -157,7 +164,7 @@ void hrtimer_init_cpu(void)
 	u32 cpu = raw_smp_processor_id();
 	struct timer_base *b = &bases[cpu];
 	if (cpu == 0) {
-		tick_hz = cmdline.hz;
+		tick_hz = tick_hz_param;
 		arch_timer_init(timer_interrupt);
 	}
 	spin_lock_init(&b->lock, "timer_base");

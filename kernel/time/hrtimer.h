@@ -44,5 +44,7 @@ static inline bool hrtimer_cancel(struct hrtimer *t)
 }
 void hrtimer_init_cpu(void);           /* calibrate (boot CPU) and start the tick */
 extern u32 tick_hz;
+/* hz=: the rate the tick starts at (tick_hz, from the first CPU's timer on). */
+extern u32 tick_hz_param;
 u64 tick_count(u32 cpu);
 #endif

@@ -1,5 +1,21 @@
 #include "kernel/time/time.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/cmdline.h"
+#include "lib/parse.h"
+
+bool clock_icount;
+
+static int set_clock(const char *v)
+{
+	static const char *const w[] = { "wall", "icount" };
+	int i = match_word(v, w, 2);
+	if (i < 0)
+		return -1;
+	clock_icount = i == 1;
+	return 0;
+}
+early_param(clock, set_clock, clock_icount,
+	    "wall or icount (QEMU -icount shift=0,sleep=off: 1 ns per instruction)", "wall");
 
 /* ticks * 1e9 / hz without overflow: a 128-bit product, then one div. */
 u64 tsc_to_ns(u64 ticks)

@@ -26,7 +26,6 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		memcpy(info, &total, 4);
 	}
 	memset(&boot_info, 0, sizeof(boot_info));
-	FUZZ_RESTORE_EACH_INPUT(cmdline);
 
 	/* phys_to_virt() adds PAGE_OFFSET: hand over the address that lands
 	 * on the buffer (unsigned arithmetic, so the wrap is defined). */

@@ -17,6 +17,7 @@
 
 int console_loglevel = LOGLEVEL_DEFAULT;
 bool might_fault_enabled = true;
+bool clock_icount;
 volatile int preempt_mode = PREEMPT_MODE_FULL;
 u32 nr_cpus_online = 2;
 u64 fuzz_printed_bytes;

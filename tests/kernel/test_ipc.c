@@ -17,7 +17,6 @@
 #include "boot/module.h"
 #include "kernel/time/time.h"
 #include "kernel/printk.h"
-#include "kernel/cmdline.h"
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
 #include "ipc/ipc.h"
@@ -384,7 +383,7 @@ static void fuzz_four(struct ktest *t)
 	/* The stall test is a matter of milliseconds: under wall-clock TCG a
 	 * loaded host makes it slow and its figures vary; under icount it is
 	 * quick and the same every run (rows ipc-smp1, ipc-smp2). */
-	if (!cmdline.icount)
+	if (!clock_icount)
 		KT_SKIP(t, "wall clock: the fuzzers run under clock=icount (rows ipc-smp1, ipc-smp2)");
 	if (!user_have(t, "ipcfuzz") || setup(t) < 0)
 		return;

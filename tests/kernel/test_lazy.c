@@ -20,7 +20,6 @@
  * the promoting tick and W's first instruction (the next tick then lands
  * first), so they are checked under clock=icount only. */
 #include "tests/kernel/ktest.h"
-#include "kernel/cmdline.h"
 #include "kernel/percpu.h"
 #include "kernel/time/time.h"
 #include "kernel/time/hrtimer.h"
@@ -249,7 +248,7 @@ static void check_deferred(struct ktest *t)
 	KT_EXPECT_EQ(t, ls.folds, 0);
 	KT_EXPECT_OP(t, ls.promoted, >=, 1);
 	KT_EXPECT_OP(t, ls.run_tick, >, ls.tick_before); /* not before a tick */
-	if (cmdline.icount) {
+	if (clock_icount) {
 		KT_EXPECT_OP(t, ls.run_tick, <=, ls.tick_after + 1); /* the first one */
 		KT_EXPECT_OP(t, ls.run_ns - ls.wake_ns, <=, period_ns() + 100 * NSEC_PER_USEC);
 	}
@@ -273,7 +272,7 @@ static void check_immediate(struct ktest *t)
 		KT_EXPECT_EQ(t, ls.raw_after, ls.raw_before & ~PREEMPT_NEED_RESCHED);
 	/* Before the next tick. Under wall-clock TCG the host may delay the
 	 * IPI or the switch past a tick falling due: only icount says. */
-	if (cmdline.icount) {
+	if (clock_icount) {
 		KT_EXPECT_EQ(t, ls.run_tick, ls.tick_after);
 		KT_EXPECT_OP(t, ls.run_ns - ls.wake_ns, <, period_ns() / 4);
 	}
@@ -353,7 +352,7 @@ static void lazy_user_hog_switches_at_return_to_user(struct ktest *t)
 	KT_EXPECT_EQ(t, ls.raw_after, ls.raw_before);
 	/* Before the next tick, with no promotion. Under wall-clock TCG a
 	 * tick may fall due while the host delays the switch: icount only. */
-	if (!cmdline.icount)
+	if (!clock_icount)
 		return;
 	KT_EXPECT_EQ(t, ls.promoted, 0);
 	KT_EXPECT_EQ(t, ls.run_tick, ls.tick_after);

@@ -13,7 +13,6 @@
  * The suite switches the mode at run time (preempt_mode_set(), while a
  * thread spins on every other CPU) and checks each in turn. */
 #include "tests/kernel/ktest.h"
-#include "kernel/cmdline.h"
 #include "kernel/percpu.h"
 #include "kernel/time/time.h"
 #include "kernel/time/hrtimer.h"
@@ -92,7 +91,7 @@ static void loop_thread(void *arg)
  * delivered and make full look like none. */
 static u64 loop_after_deadline_ns(void)
 {
-	return (cmdline.icount ? 20 : 200) * NSEC_PER_MSEC;
+	return (clock_icount ? 20 : 200) * NSEC_PER_MSEC;
 }
 
 static void waker_thread(void *arg)
@@ -140,7 +139,7 @@ static void run_scenario(bool points)
  * "waited for the loop's end" stay apart). */
 static u64 tick_bound(void)
 {
-	return NSEC_PER_SEC / tick_hz + (cmdline.icount ? 0 : 100 * NSEC_PER_MSEC);
+	return NSEC_PER_SEC / tick_hz + (clock_icount ? 0 : 100 * NSEC_PER_MSEC);
 }
 
 static void report(struct ktest *t, const char *loop)

@@ -11,7 +11,6 @@
  * not be safe for a site the kernel uses. Its key `ktest` has one site,
  * ktest_key_probe's, for the same reason. */
 #include "tests/kernel/ktest.h"
-#include "kernel/cmdline.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/time/time.h"
@@ -272,7 +271,7 @@ static volatile u64 workers_until;
 
 static void suite_step(void)
 {
-	if (!cmdline.icount)
+	if (!clock_icount)
 		WRITE_ONCE(workers_until, ktime_get_ns() + 20 * NSEC_PER_SEC);
 }
 static volatile u32 workers_timed_out;
@@ -337,7 +336,7 @@ static u64 bound_ns(void)
 	 * waits for ever: the workers never block, and run for 20 s), and on
 	 * the wall clock half a second for the host: a loaded 2-core host
 	 * running 4 vCPUs stalled a probe 52 ms once. */
-	return 2 * NSEC_PER_SEC / tick_hz + (cmdline.icount ? 0 : 500 * NSEC_PER_MSEC);
+	return 2 * NSEC_PER_SEC / tick_hz + (clock_icount ? 0 : 500 * NSEC_PER_MSEC);
 }
 
 static void switch_stress(struct ktest *t)
@@ -352,7 +351,7 @@ static void switch_stress(struct ktest *t)
 	u32 n = 0;
 	stress_stop = 0;
 	workers_timed_out = 0;
-	workers_until = ktime_get_ns() + (cmdline.icount ? 1 : 20) * NSEC_PER_SEC;
+	workers_until = ktime_get_ns() + (clock_icount ? 1 : 20) * NSEC_PER_SEC;
 	for_each_online_cpu(c)
 		th[n++] = thread_create(worker, (void *)(u64)c, "patch-w", PRIO_NORMAL, 1UL << c);
 

@@ -7,7 +7,6 @@
 #include "arch/x86_64/entry/irq.h"
 #include "kernel/percpu.h"
 #include "kernel/time/time.h"
-#include "kernel/cmdline.h"
 #include "sched/sched.h"
 #include "sched/wait.h"
 #include "sched/preempt_mode.h"
@@ -169,7 +168,7 @@ static void remote_request_folds(struct ktest *t)
 		 * loop was polling the flag (idle=poll) when the flag was set. */
 		KT_EXPECT_EQ(t, sent_now + avoided_now, 1);
 		if (avoided_now) {
-			KT_EXPECT(t, cmdline.idle_poll);
+			KT_EXPECT(t, idle_poll);
 			continue;
 		}
 		u64 end = ktime_get_ns() + NSEC_PER_SEC;
@@ -187,7 +186,7 @@ static void remote_request_folds(struct ktest *t)
 		 * to fold means exactly that. icount delivers the IPI at once:
 		 * strict there (the matrix rows). Seen in a quiet fresh-clone
 		 * make test, row q35-5G: received, no fold, no switch. */
-		bool served = !cmdline.icount;
+		bool served = !clock_icount;
 		if (PREEMPT_IPI_FOLDS && !(served && per_cpu(stats.folds, c) == folds))
 			KT_EXPECT_OP(t, per_cpu(stats.folds, c), >, folds);
 		else if (PREEMPT_IPI_FOLDS)
@@ -211,7 +210,7 @@ static void idle_poll_skips_ipi(struct ktest *t)
 	u32 self = raw_smp_processor_id();
 	preempt_enable();
 	u32 c = self == 0 ? 1 : 0;
-	u64 want = cmdline.idle_poll ? _TIF_POLLING_NRFLAG : 0;
+	u64 want = idle_poll ? _TIF_POLLING_NRFLAG : 0;
 	int asked = 0, avoided = 0;
 	for (int i = 0; i < 64; i++) {
 		u64 end = ktime_get_ns() + NSEC_PER_SEC;
@@ -232,9 +231,9 @@ static void idle_poll_skips_ipi(struct ktest *t)
 		asked++;
 	}
 	ktest_diag(t, "idle=%s: %d requests to an idle CPU, %d without an IPI",
-		   cmdline.idle_poll ? "poll" : "halt", asked, avoided);
+		   idle_poll ? "poll" : "halt", asked, avoided);
 	KT_EXPECT_OP(t, asked, >=, 32);
-	if (cmdline.idle_poll)
+	if (idle_poll)
 		KT_EXPECT_OP(t, avoided, >=, asked * 3 / 4);
 	else
 		KT_EXPECT_EQ(t, avoided, 0);

@@ -1,7 +1,6 @@
 /* The sched suite: priority order, round-robin, sleep accuracy, mutual
  * exclusion, join, and a lost-wake-up stress across all CPUs. */
 #include "tests/kernel/ktest.h"
-#include "kernel/cmdline.h"
 #include "kernel/percpu.h"
 #include "kernel/time/time.h"
 #include "kernel/preempt.h"
@@ -151,11 +150,11 @@ static void sleep_accuracy(struct ktest *t)
 		if (late > max_late)
 			max_late = late;
 	}
-	u64 bound = cmdline.icount ? 100 * NSEC_PER_USEC : 50 * NSEC_PER_MSEC;
+	u64 bound = clock_icount ? 100 * NSEC_PER_USEC : 50 * NSEC_PER_MSEC;
 	KT_EXPECT_OP(t, max_late, <, bound);
 	ktest_diag(t, "woke %llu ns late on average, %llu ns at most (%s clock)",
 		   (unsigned long long)(sum / n), (unsigned long long)max_late,
-		   cmdline.icount ? "icount" : "wall");
+		   clock_icount ? "icount" : "wall");
 }
 
 /* ---- mutex: threads on every CPU, sleeping inside the lock. */

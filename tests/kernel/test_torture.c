@@ -5,7 +5,7 @@
  * (fixed seeds). `make torture` runs the long version (tests/torture/). */
 #include "tests/kernel/ktest.h"
 #include "tests/torture/torture.h"
-#include "kernel/cmdline.h"
+#include "kernel/time/time.h"
 #include "kernel/percpu.h"
 #include "lib/string.h"
 
@@ -24,7 +24,7 @@ static void run(int inject, u64 ms, u64 stall_ms)
  * host's slack (a busy host stops a vCPU for a while). */
 static u64 stall_ms(void)
 {
-	return cmdline.icount ? 400 : 3000;
+	return clock_icount ? 400 : 3000;
 }
 
 static void short_run_passes(struct ktest *t)

@@ -29,7 +29,6 @@
 #include "uapi/irq.h"
 #include "lib/string.h"
 #include "lib/parse.h"
-#include "kernel/cmdline.h"
 #include "arch/x86_64/kernel/apic/ioapic.h"
 
 static char outbuf[USER_OUT_MAX];
@@ -170,7 +169,7 @@ static void driver_dies_mid_write(struct ktest *t)
 {
 	/* When the kill lands is a matter of microseconds: under wall-clock
 	 * TCG on a busy host the writer could finish first. */
-	if (!cmdline.icount)
+	if (!clock_icount)
 		KT_SKIP(t, "wall clock: the kill must land mid-stream (rows udriver-smp1, udriver-smp2)");
 	if (!driver_up(t))
 		return;

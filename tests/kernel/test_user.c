@@ -13,7 +13,6 @@
 #include "boot/module.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
-#include "kernel/cmdline.h"
 #include "kernel/time/time.h"
 #include "mm/mm.h"
 #include "sched/sched.h"
@@ -230,7 +229,7 @@ static void spins_share_cpu_every_mode_body(struct ktest *t)
 			   (unsigned long long)(late / 1000));
 		KT_EXPECT_OP(t, u1, >, 0);
 		KT_EXPECT_OP(t, u2, >, 0);
-		if (cmdline.icount)
+		if (clock_icount)
 			KT_EXPECT_OP(t, late, <, 3 * SCHED_SLICE_TICKS * NSEC_PER_SEC / tick_hz);
 	}
 	preempt_mode_set(old);
@@ -317,7 +316,7 @@ static void fifo_throttled_body(struct ktest *t)
 	KT_EXPECT(t, w.saw_fifo);
 	KT_EXPECT(t, !w.watchdog_fired);
 	KT_EXPECT_OP(t, w.max_gap, >=, 500 * NSEC_PER_MSEC);
-	if (cmdline.icount)
+	if (clock_icount)
 		KT_EXPECT_OP(t, w.max_gap, <=, 1100 * NSEC_PER_MSEC);
 	KT_EXPECT_OP(t, stat_sum(rt_throttled) - throttled, >=, 1);
 	KT_EXPECT_OP(t, utime, >, 0);

@@ -6,7 +6,6 @@
 #include "kernel/printk.h"
 #include "kernel/panic.h"
 #include "kernel/time/time.h"
-#include "kernel/cmdline.h"
 #include "bench/bench.h"
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
@@ -236,7 +235,7 @@ bool torture_run(const struct torture_params *p, struct torture_result *r)
 	    (unsigned long long)p->seed, (unsigned long long)p->duration_ms,
 	    (unsigned long long)p->stall_ms, torture_inject_names[p->inject], tstate.nworkers,
 	    tstate.ncpus, preempt_model_name(), PREEMPT_HAS_COUNT ? PREEMPT_MODE_NAMES : " none voluntary",
-	    preempt_mode_name(start_mode), cmdline.icount ? "icount" : "wall");
+	    preempt_mode_name(start_mode), clock_icount ? "icount" : "wall");
 
 	u64 start = ktime_get_ns(), end = start + p->duration_ms * NSEC_PER_MSEC;
 	u64 next_switch = start + (1 + prandom_below(&rng, 20)) * NSEC_PER_MSEC;
@@ -302,7 +301,7 @@ int cmd_torture(int argc, char **argv)
 {
 	/* The default seed differs from run to run (the TSC); each run
 	 * prints its own, and seed=N repeats it. */
-	u64 duration = 1000, seed = rdtsc() & 0xffffffffu, stall = cmdline.icount ? 1000 : 5000;
+	u64 duration = 1000, seed = rdtsc() & 0xffffffffu, stall = clock_icount ? 1000 : 5000;
 	u64 inject = TORTURE_INJECT_NONE;
 	struct bench_opt opts[] = { TORTURE_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
 	if (opts_parse("torture", argc, argv, opts, ARRAY_SIZE(opts)))

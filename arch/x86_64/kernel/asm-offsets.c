@@ -109,7 +109,7 @@ void asm_offsets(void)
 	DEFINE(CMDLINE_MAX, CMDLINE_MAX);
 	DEFINE(AUTORUN_MAX, AUTORUN_MAX);
 	DEFINE(SHELL_LINE_MAX, SHELL_LINE_MAX);
-	WORDS(CMDLINE_OPTIONS, CMDLINE_OPTIONS(KEY));
+	WORDS(CMDLINE_OPTIONS, CMDLINE_KEYS); /* checked against the image: scripts/check-cmdline-keys.sh */
 	WORDS(PREEMPT_MODE_NAMES, PREEMPT_MODE_NAMES); /* in enum order: a site's mode bits */
 	/* The static keys, in enum order from 1: a site's key (kernel/static_key.h). */
 #define STATIC_KEY_WORD(id, name) " " #name

@@ -102,12 +102,20 @@ static bool start_ap(u32 cpu, u32 apic_id)
 	return wait_alive(cpu, AP_TIMEOUT_MS * NSEC_PER_MSEC);
 }
 
+u32 setup_max_cpus;
+
+static int set_maxcpus(const char *v)
+{
+	return cmdline_u32(v, &setup_max_cpus, 1, 64);
+}
+early_param(maxcpus, set_maxcpus, setup_max_cpus, "a CPU count from 1 to 64", "all");
+
 static u32 start_aps(void)
 {
 	u32 bsp_id = apic->id();
 	u32 want = madt.valid ? madt.ncpus : 1;
-	if (cmdline.nr_cpus && cmdline.nr_cpus < want)
-		want = cmdline.nr_cpus;
+	if (setup_max_cpus && setup_max_cpus < want)
+		want = setup_max_cpus;
 	if (want <= 1)
 		return 1;
 	trampoline_phys = mb_low_page(TRAMPOLINE_PREFERRED);

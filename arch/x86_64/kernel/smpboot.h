@@ -4,4 +4,6 @@
 /* Start every enabled CPU the MADT lists (up to maxcpus=), then print
  * how many are online. */
 void smp_boot_aps(void);
+/* maxcpus=: at most this many CPUs, 0 for all (Linux's setup_max_cpus). */
+extern u32 setup_max_cpus;
 #endif
