@@ -5,8 +5,8 @@
  * Inline, because two paths run them on every pass and count every
  * instruction: context_switch() (sched/core.c) and the IPC fast path
  * (ipc/fastpath.c, through sched/handoff.h), where a call's prologue and
- * epilogue were a tenth of a direction (README, IPC). Not for use outside
- * sched/ and that fast path. */
+ * epilogue were a tenth of a direction (docs/05-ipc-and-drivers.md).
+ * Not for use outside sched/ and that fast path. */
 #ifndef FOLD_SCHED_CONTEXT_SWITCH_H
 #define FOLD_SCHED_CONTEXT_SWITCH_H
 #include "sched/rq.h"

@@ -1,7 +1,8 @@
 /* sched_handoff() in steps, inline, for the IPC fast path (ipc/fastpath.c),
  * which changes stacks its own way; IRQs off throughout. Inline because
  * the fast path is where a call's prologue, its spills and its epilogue
- * are a tenth of the cost (README, IPC): both steps run once per message.
+ * are a tenth of the cost (docs/05-ipc-and-drivers.md): both steps run
+ * once per message.
  *
  * sched_handoff_lock(): take this CPU's run-queue lock and, with the
  * current thread marked SLEEPING, check sched_handoff()'s conditions;

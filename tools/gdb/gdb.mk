@@ -1,7 +1,7 @@
 # Debugging fold in GDB: the Makefile includes this fragment
 # (-include tools/gdb/gdb.mk) after its own variables, so $(ELF), $(BUILD),
 # $(ISO) and $(QEMU_MACHINE) (the machine, for tools/lib/qemu.py's QEMU
-# command line) are defined. README.md ("Debugging with GDB") walks through a session.
+# command line) are defined. docs/07-debugging.md ("Debugging with GDB") walks through a session.
 #
 #   make gdb        QEMU halted (-S) with its gdbstub, and GDB attached with
 #                   $(BUILD)/gdbinit: symbols, fold helpers, a hardware
