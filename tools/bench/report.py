@@ -359,7 +359,7 @@ def render(data: dict, plots: list[str] | None = None) -> str:
     # -- E8: lazy preemption against the other modes ------------------------------
     report_e8.sections(run, notes, add)
 
-    # -- IPC and the user-level driver (issue 11) -----------------------------------
+    # -- IPC and the user-level driver ----------------------------------------------
     report_ipc.sections(run, notes, add)
 
     # -- the rest ----------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""RESULTS.md's E8 section (issue 12): lazy preemption against the other
+"""RESULTS.md's E8 section: lazy preemption against the other
 modes. Linux's lazy preemption commit (Peter Zijlstra, "sched: Add Lazy
 preemption model", 2024) says PREEMPT_LAZY tries to get the throughput of
 voluntary with the latency of full; E8 asks whether fold's figures bear
@@ -11,7 +11,7 @@ that out, per count model and CPU count, from:
     mode_cost   none mode with a request pending: the IRQ round trip and a
                 preempt_enable(), patched sites against a variable test
 
-The claim's three tests (the issue's acceptance 4), judged under icount
+The claim's three tests, judged under icount
 only (they are instruction counts; a wall clock is shown, not judged):
 
     throughput  lazy's ops_per_sec >= THROUGHPUT_MIN x none's

@@ -1,7 +1,7 @@
-"""RESULTS.md's IPC sections (issue 11): the call+reply round trip and the
+"""RESULTS.md's IPC sections: the call+reply round trip and the
 notification's signal-to-wake from `bench ipc`, and the interrupt-to-
 user-driver latency from `bench udriver`, per configuration, with the
-anchors beside them and the issue's targets judged under icount:
+anchors beside them and the IPC fast path's targets judged under icount:
 
     the same-CPU call+reply round trip with no payload (the fast path):
     at most IPC_TARGET instructions, and at most LINUX_FUTEX_SHARE of
@@ -21,7 +21,7 @@ import report_user
 
 IPC_TARGET = 400                # instructions, same CPU, 0 bytes, call+reply
 LINUX_FUTEX_RT = 8519           # instructions: futex ping-pong round trip, Linux guest, icount
-LINUX_FUTEX_SHARE = 0.25        # the issue's "at most a quarter" of it
+LINUX_FUTEX_SHARE = 0.25        # the fast path's target: at most a quarter of it
 
 CALLS = (("same", "0"), ("same", "64"), ("cross", "0"), ("cross", "64"))
 NOTIFY = ("same", "cross")
@@ -48,8 +48,8 @@ def ipc_section(run: report.Run, notes: report.Notes, add) -> None:
         f"clock: a futex ping-pong round trip in a Linux 6.1 guest takes "
         f"{LINUX_FUTEX_RT:,} instructions. seL4 publishes its fastpath IPC "
         "in cycles on real CPUs (sel4.systems/performance.html, from "
-        "sel4bench), which do not convert to an instruction count. Target "
-        f"(issue 11): the same-CPU round trip with no payload at most "
+        "sel4bench), which do not convert to an instruction count. Target: "
+        f"the same-CPU round trip with no payload at most "
         f"{IPC_TARGET} instructions and at most "
         f"{LINUX_FUTEX_SHARE:g} of the Linux round trip "
         f"({LINUX_FUTEX_RT * LINUX_FUTEX_SHARE:,.0f}).")

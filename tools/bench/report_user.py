@@ -1,6 +1,6 @@
-"""RESULTS.md's user-space sections (issue 10): the null system call, E7's
+"""RESULTS.md's user-space sections: the null system call, E7's
 copy_from_user table and a user thread's wake-up latency beside the
-kernel thread's, with the issue's targets judged under icount:
+kernel thread's, with their targets judged under icount:
 
     syscall   getpid's round trip from ring 3: at most SYSCALL_TARGET
               instructions
@@ -76,7 +76,7 @@ def syscall_section(run: report.Run, notes: report.Notes, add) -> None:
     add("`bench syscall`: `user/getpid_bench` calls getpid in a loop in ring 3 "
         "and times the loop with clock_gettime: the SYSCALL entry, the table, "
         "exit_to_user_mode() and SYSRET, in ns per round trip "
-        f"({u}). Target (issue 10): at most {SYSCALL_TARGET} instructions.")
+        f"({u}). Target: at most {SYSCALL_TARGET} instructions.")
     calls = sorted({r.fields["calls"] for res in run.results.values()
                     for r in res if r.bench == "syscall"}, key=int)
     if calls:
@@ -203,7 +203,7 @@ def userlat_section(run: report.Run, notes: report.Notes, add) -> None:
         "(`load=hog`: beside `user/spin` on the same CPU), beside `bench "
         "latency`'s kernel thread in the same configuration and load (its "
         f"CPU 0 figure). ns ({u}); the ratio is the user thread's avg over "
-        f"the kernel thread's. Target (issue 10): at most {USERLAT_TARGET}×."
+        f"the kernel thread's. Target: at most {USERLAT_TARGET}×."
         + (" Under icount the vCPUs run one at a time, so a kernel figure "
            "with smp=2 includes the other vCPU's turn: the smp=1 tables "
            "compare like with like." if icount and max(run.smps) >= 2
