@@ -82,7 +82,7 @@ REQUIRED = {
     "ipc": ("test", "placement"),
     "udriver": ("src", "load", "samples", "mean_ns", "max_ns"),
 }
-# issue 11 (bench/bench_ipc.c, bench_udriver.c)
+# IPC and the user-level driver (bench/bench_ipc.c, bench_udriver.c)
 IPC_PLACEMENTS = ("same", "cross")                # cross: smp >= 2
 IPC_BYTES = ("0", "64")
 UDRIVER_CASES = tuple((s, l) for l in ("none", "hog") for s in ("uart", "timer"))

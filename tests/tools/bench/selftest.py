@@ -474,6 +474,15 @@ class Cases:
                  "(throughput-smp1.png)", "load=hog, worst CPU, smp=2")
         expect("ctxsw_cross: ns per round trip, smp=1" not in md,
                "a cross-CPU table for smp=1")
+        # The page's sections are the table's entries, in its order: here
+        # every one but IPC and the user-level driver (not in the plan).
+        report = self.rb.report
+        want = [s.title for s in report.SECTIONS
+                if s.title not in ("IPC: call+reply and notifications",
+                                   "Interrupt to user-level driver")]
+        got = [l[3:] for l in md.splitlines() if l.startswith("## ")]
+        expect(got == want, f"sections {got}, the table's {want}")
+        expect(not re.search(r"issue ?[0-9]", md, re.I), "an issue number")
         # Footnote references and definitions match.
         refs = set(re.findall(r"\[\^(\d+)\](?!:)", md))
         defs = set(re.findall(r"^\[\^(\d+)\]:", md, re.M))
@@ -685,6 +694,11 @@ def test_user_report(c):
              "**target met** in every configuration judged (14; the largest: "
              "136.47, off/voluntary)")
     expect("| **folded** | 124.06 (1.03×) |" in sc, row(sc, "| **folded**"))
+    mentions([sc], "Target: at most 150 instructions.")
+    t = c.rb.report.TARGETS
+    expect(t["syscall"].ok(150) and not t["syscall"].ok(150.01)
+           and t["userlat"].ok(1.5) and not t["userlat"].ok(1.51),
+           "the syscall and userlat targets are not 150 and 1.5×")
     e7 = section(md, "## E7: copy_from_user")
     expect(row(e7, "| **folded** | none |") ==
            "| **folded** | none | 68.02 | 50.02 | 124.07 | 106.05 | "
@@ -766,7 +780,7 @@ USER_CASES = [(f.__name__[5:], f) for f in (test_user_plan, test_user_judge,
 
 
 # --------------------------------------------------------------------------
-# Self-tests of E8's section of RESULTS.md (tools/bench/report_e8.py):
+# Self-tests of E8's section of RESULTS.md (its SECTIONS entry in tools/bench/report.py):
 # the table from every mode's figures, and the claim's verdict computed from
 # them: borne out when lazy meets all three tests, not borne out (naming
 # the test) when one figure is doctored past its bound, not judged under a
@@ -827,7 +841,7 @@ E8_CASES = [("e8_report", test_e8_report)]
 
 
 # --------------------------------------------------------------------------
-# Self-tests of the IPC sections of RESULTS.md (tools/bench/report_ipc.py):
+# Self-tests of the IPC sections of RESULTS.md (tools/bench/report.py's entries):
 # `bench ipc` and `bench udriver` lines added to the synthetic logs of every
 # configuration, the plan's expected results (a missing cross-CPU line is an
 # error with two CPUs, not with one), the table, and the targets judged from
@@ -887,7 +901,11 @@ def test_ipc_report(c):
              "| **folded** | full | 1,386.01 | 2,517.96 | 2,706.58 | 3,839.99 | 809.90 | "
              "1,378.79 | 0.16× | met | missed |",
              "(same-CPU call+reply ≤ 0.25× Linux's 8,519, that is ≤ 2,130): **target met**",
-             "(same-CPU call+reply ≤ 400 instructions): **target missed** in 28 of 28")
+             "(same-CPU call+reply ≤ 400 instructions): **target missed** in 28 of 28",
+             "Target: the same-CPU round trip with no payload at most 400 instructions")
+    got = [l[3:] for l in md.splitlines() if l.startswith("## ")]
+    expect(got == [s.title for s in c.rb.report.SECTIONS if s.title != "Plots"],
+           f"sections {got}")
     one = ipc[ipc.index("smp=1 — clock"):ipc.index("smp=2 — clock")]
     expect("call cross" not in one, "a cross-CPU column with one CPU")
     ud = section(md, "## Interrupt to user-level driver")
