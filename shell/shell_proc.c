@@ -91,6 +91,11 @@ int cmd_kill(int argc, char **argv)
 		console_printf("kill: %llu: no such process\n", (unsigned long long)pid);
 	else if (err == -EPERM)
 		console_printf("kill: %llu: a kernel thread, not a process\n", (unsigned long long)pid);
+	else if (err == -EINVAL)	/* pid 0: Linux's "the caller's process group" */
+		console_printf("kill: %llu: fold has no process groups: give a pid from 'ps'\n",
+			       (unsigned long long)pid);
+	else if (err)
+		console_printf("kill: %llu: failed (error %d)\n", (unsigned long long)pid, -err);
 	return err ? -1 : 0;
 }
 
