@@ -120,14 +120,24 @@ static void nmi_swapgs_body(struct ktest *t)
 	nmi_set_test_handler(NULL);
 	process_kill(p->pid, SIGKILL);
 	int status = process_wait(p);
+	bool budget_ended = sent < NMI_ROUNDS && !stuck;
 	ktest_diag(t, "%u NMIs: %u in user mode, %u in the kernel%s", nmi_handled, nmi_user,
-		   nmi_kernel, sent < NMI_ROUNDS && !stuck ? " (the 3 s budget ended the run: a busy host?)" : "");
+		   nmi_kernel, !budget_ended ? "" : clock_icount ? " (3 s of virtual time)" :
+		   " (the 3 s budget ended the run: a busy host?)");
 	KT_EXPECT(t, !stuck);
 	KT_EXPECT_EQ(t, nmi_handled, sent); /* every NMI sent was handled */
+	KT_EXPECT(t, WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	/* How many NMIs fit in the budget is the host's business on the wall
+	 * clock: a loaded host ends it early. Under clock=icount the budget
+	 * is guest instructions and the count the same on every run (row
+	 * syscall-icount), so there the count and both modes are required. */
+	if (budget_ended && !clock_icount) {
+		ktest_diag(t, "wall clock: the count and the modes are checked under clock=icount");
+		return;
+	}
 	KT_EXPECT_OP(t, nmi_handled, >=, NMI_MIN_ROUNDS);
 	KT_EXPECT_OP(t, nmi_user, >, 0);
 	KT_EXPECT_OP(t, nmi_kernel, >, 0);
-	KT_EXPECT(t, WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
 KTEST_SUITE(syscall,
