@@ -15,6 +15,7 @@ MACHINE  ?= pc
 CMDLINE  ?=
 DEBUG    ?= 0
 ICOUNT   ?= 0
+TCG_THREAD ?= auto
 UEFI     ?= 0
 MIGHT_FAULT ?= 1
 LOCKDEP  ?= 0
@@ -80,6 +81,9 @@ $(error FRAME_POINTER=$(FRAME_POINTER): choose 1 (-fno-omit-frame-pointer, for b
 endif
 ifeq ($(filter $(ICOUNT),0 1),)
 $(error ICOUNT=$(ICOUNT): choose 0 or 1)
+endif
+ifeq ($(filter $(TCG_THREAD),auto single multi),)
+$(error TCG_THREAD=$(TCG_THREAD): choose auto (one host thread for all vCPUs when they would take every host core), single or multi (one host thread per vCPU))
 endif
 ifeq ($(filter $(UEFI),0 1),)
 $(error UEFI=$(UEFI): choose 0 (BIOS) or 1 (UEFI: OVMF firmware, q35))
@@ -274,7 +278,7 @@ iso: $(ISO)
 sq = '$(subst ','\'',$(1))'
 QEMU_RUN := python3 tools/qemu-run
 QEMU_MACHINE := $(strip --machine $(call sq,$(MACHINE)) --mem $(call sq,$(MEM)) --smp $(SMP) \
-	--accel $(ACCEL) --icount $(ICOUNT) --uefi $(UEFI) $(if $(QEMU),--qemu $(call sq,$(QEMU))))
+	--accel $(ACCEL) --icount $(ICOUNT) --tcg-thread $(TCG_THREAD) --uefi $(UEFI) $(if $(QEMU),--qemu $(call sq,$(QEMU))))
 
 # run: the banner, the default benchmark set (or CMDLINE's test=/autorun=),
 # then a fold> prompt if stdin is a terminal, else power off. shell= and
@@ -472,6 +476,7 @@ help:
 	@echo "                    (Linux 7.0 on x86 keeps only full and lazy: docs/02-modes-and-patching.md)"
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"
 	@echo "  ICOUNT=$(ICOUNT)        1: -icount shift=0,sleep=off (deterministic virtual clock)"
+	@echo "  TCG_THREAD=$(TCG_THREAD)  TCG's host threads on the wall clock: auto (single if SMP >= host cores), single, multi"
 	@echo "  DISPLAY_CONSOLE=1  make run opens a QEMU window (gtk, -vga std) with the screen console"
 	@echo "  FONT=$(FONT)  the screen console's PSF font"
 	@echo "  UEFI=$(UEFI)          1: boot the same ISO through UEFI firmware (Debian's OVMF, -machine q35)"

@@ -74,6 +74,28 @@ def test_qemu_command(tmp) -> list[str]:
         problems.append("accel=hvf was accepted")
     except ValueError:
         pass
+    # TCG's threads: auto is single exactly when the vCPUs would take every
+    # host core; icount and KVM get no thread= at all.
+    cores = qemu.host_cores()
+    for smp, tcg, icount, want in ((cores, "auto", False, "tcg,thread=single"),
+                                   (cores + 1, "auto", False, "tcg,thread=single"),
+                                   (1, "auto", False, "tcg,thread=multi"),
+                                   (cores, "single", False, "tcg,thread=single"),
+                                   (cores, "multi", False, "tcg"),
+                                   (cores, "auto", True, "tcg")):
+        args = qemu.Machine(smp=smp, tcg_thread=tcg, icount=icount).args()
+        got = args[args.index("-accel") + 1]
+        if got != want:
+            problems.append(f"smp={smp} tcg_thread={tcg} icount={icount}: "
+                            f"-accel {got}, expected {want}")
+    if (qemu.tcg_note(qemu.Machine(smp=cores + 1, tcg_thread="auto")) is None
+            or qemu.tcg_note(qemu.Machine(smp=cores + 1, tcg_thread="single")) is not None):
+        problems.append("the note make run prints: only when auto chose single")
+    try:
+        qemu.Machine(tcg_thread="many").args()
+        problems.append("tcg_thread=many was accepted")
+    except ValueError:
+        pass
     env = {"QEMU": "/opt/qemu/bin/q -L '/a b'"}
     for got, want in ((qemu.program(env=env), ["/opt/qemu/bin/q", "-L", "/a b"]),
                       (qemu.program(env={}), [qemu.DEFAULT_QEMU]),

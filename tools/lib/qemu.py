@@ -37,6 +37,13 @@ ACCELS = ("tcg", "kvm")
 KVM_CPU = "host,-arch-capabilities"
 # A deterministic virtual clock: one ns of guest time per instruction.
 ICOUNT = "shift=0,sleep=off"
+# How TCG runs the vCPUs (QEMU's "-accel tcg,thread=": "multi" gives each
+# vCPU a host thread, QEMU's default for x86 on x86; "single" runs them
+# all, round-robin, on one). "auto" picks single when the vCPUs would
+# take every host core: QEMU's main loop, which delivers the timer
+# interrupts, then waits for a core, and a wall-clock latency figure
+# measures the host, not fold (docs/06-measuring.md, "make run's figures").
+TCG_THREADS = ("auto", "single", "multi")
 DEBUG_EXIT = "isa-debug-exit,iobase=0xf4,iosize=0x04"
 # UEFI: Debian's OVMF (package ovmf), the 4 MiB build. The code is read
 # only; the variable store is opened with snapshot=on, so each boot writes
@@ -70,6 +77,19 @@ class Machine:
     accel: str = "tcg"
     icount: bool = False
     uefi: bool = False          # boot through OVMF (q35 unless machine= says)
+    tcg_thread: str = "multi"   # TCG_THREADS; make run says auto
+
+    def tcg_mode(self) -> str | None:
+        """thread=single or multi for TCG on the wall clock; None under
+        icount (which runs every vCPU on one thread anyway) or KVM."""
+        if self.tcg_thread not in TCG_THREADS:
+            raise ValueError(f"tcg thread {self.tcg_thread!r}: expected "
+                             + ", ".join(TCG_THREADS))
+        if self.accel != "tcg" or self.icount:
+            return None
+        if self.tcg_thread != "auto":
+            return self.tcg_thread
+        return "single" if self.smp > 1 and self.smp >= host_cores() else "multi"
 
     def args(self) -> list[str]:
         if self.accel not in ACCELS:
@@ -82,10 +102,31 @@ class Machine:
         if self.accel == "kvm":
             cmd += ["-accel", "kvm", "-cpu", KVM_CPU]
         else:
-            cmd += ["-accel", "tcg"]
+            mode = self.tcg_mode()
+            # Plain "tcg" when nobody chose: QEMU's own default (multi).
+            explicit = mode and self.tcg_thread != "multi"
+            cmd += ["-accel", f"tcg,thread={mode}" if explicit else "tcg"]
         if self.icount:
             cmd += ["-icount", ICOUNT]
         return cmd
+
+
+def host_cores() -> int:
+    """The host cores this process may run on (its affinity mask, which
+    a container or taskset narrows, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def tcg_note(machine: Machine) -> str | None:
+    """The line make run prints when auto chose one thread for the vCPUs."""
+    if machine.tcg_thread != "auto" or machine.tcg_mode() != "single":
+        return None
+    return (f"fold: {machine.smp} vCPUs on {host_cores()} host cores: one host thread "
+            "runs them (-accel tcg,thread=single), so QEMU's timers keep a core; "
+            "TCG_THREAD=multi to change (docs/06-measuring.md)")
 
 
 def gdbstub_args(port: int) -> list[str]:
@@ -312,6 +353,10 @@ def add_machine_arguments(ap: argparse.ArgumentParser) -> None:
                     help=f"tcg, or kvm with -cpu {KVM_CPU} (default %(default)s)")
     ap.add_argument("--icount", choices=("0", "1"), default="0",
                     help=f"1: -icount {ICOUNT} (default %(default)s)")
+    ap.add_argument("--tcg-thread", choices=TCG_THREADS, default=d.tcg_thread,
+                    help="TCG's threads on the wall clock: one per vCPU (multi), one "
+                    "for all (single), or single when the vCPUs would take every "
+                    "host core (auto) (default %(default)s)")
     ap.add_argument("--uefi", choices=("0", "1"), default="0",
                     help=f"1: boot through OVMF ({OVMF_CODE}), -machine "
                     f"{UEFI_MACHINE} unless --machine says (default %(default)s)")
@@ -324,7 +369,7 @@ def machine_from_args(args: argparse.Namespace) -> Machine:
     if not args.machine or not args.mem:
         raise ValueError("--machine and --mem must not be empty")
     return Machine(args.machine, args.mem, args.smp, args.accel, args.icount == "1",
-                   args.uefi == "1")
+                   args.uefi == "1", args.tcg_thread)
 
 
 USAGE = """Run fold in QEMU on this terminal and say what happened (make run).
@@ -363,8 +408,8 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--iso is required")
         if args.window:
             extra = screen_args(window=True) + extra
-        cmd = command(qemu, machine_from_args(args), args.iso, args.serial,
-                      args.gdb, extra)
+        machine = machine_from_args(args)
+        cmd = command(qemu, machine, args.iso, args.serial, args.gdb, extra)
     except ValueError as e:
         ap.error(str(e))
     if args.print_cmdline:
@@ -381,6 +426,9 @@ def main(argv: list[str] | None = None) -> int:
         print("fold: DISPLAY_CONSOLE=1: this QEMU has no gtk display (Debian's "
               "qemu-system-gui package: scripts/install-deps.sh --window)", file=sys.stderr)
         return 4
+    note = tcg_note(machine)
+    if note:
+        print(note, file=sys.stderr)
     result = run_foreground(cmd)
     if result.kind != "passed":
         print(f"fold: {result.message}", file=sys.stderr)
