@@ -13,7 +13,7 @@
 #   make trace CMDLINE='autorun="trace on;run hello;trace off;trace dump;poweroff"'
 #                               the same with another workload (clock=icount
 #                               and shell=off are added)
-#   make trace-check            two boots, identical files, the report's
+#   make trace-check            two boots, the same events, the report's
 #                               sched_switch/sched_wakeup lines (in make test)
 
 TRACE_ISO := $(BUILD)/trace.iso
