@@ -468,6 +468,7 @@ help:
 	@echo "  getpid_bench [N]    N getpid calls timed: ns per system call"
 	@echo "  serial_drv [prio=P] the console's user-level driver (COM1, IRQ 4); the kernel starts it"
 	@echo "  udtest MODE         the udriver suite's user side: print N, fill N, wait N, out, giveup, nocap, errors"
+	@echo "  spawnflood [exit|sleep] [max=N] [retry=N]  spawns until spawn fails, never waits: -EAGAIN at nproc="
 	@echo "  (this tree builds: $(USER_PROGS))"
 	@echo "variables (current value):"
 	@echo "  COUNT=$(COUNT)      count model: folded percpu ti off, or racy (the article's first idea)"

@@ -136,10 +136,13 @@ int bench_latency(int argc, char **argv)
 		stats_init(&m[c].st, m[c].buckets, histogram, NSEC_PER_USEC);
 	}
 	load_stop = 0;
-	u32 nload = 0;
+	u32 nload = 0, nm = 0;
+	bool missing = false; /* a thread not made: no kernel stack or memory left */
 	for (u32 c = 0; c < n; c++) {
 		if (load == LOAD_HOG) {
-			loaders[nload++] = thread_create(bench_hog_thread, &ha, "hog", PRIO_NORMAL, 1UL << c);
+			loaders[nload] = thread_create(bench_hog_thread, &ha, "hog", PRIO_NORMAL, 1UL << c);
+			missing |= !loaders[nload];
+			nload += loaders[nload] != NULL;
 		} else if (load == LOAD_PINGPONG) {
 			struct pingpong *a = &pp[2 * c], *b = &pp[2 * c + 1];
 			init_completion(&a->ping);
@@ -149,21 +152,37 @@ int bench_latency(int argc, char **argv)
 			a->initiator = true;
 			a->peer = b;
 			b->peer = a;
-			loaders[nload++] = thread_create(pingpong_thread, a, "ping", PRIO_NORMAL, 1UL << c);
-			loaders[nload++] = thread_create(pingpong_thread, b, "pong", PRIO_NORMAL,
-							 1UL << ((c + 1) % n));
+			loaders[nload] = thread_create(pingpong_thread, a, "ping", PRIO_NORMAL, 1UL << c);
+			nload += loaders[nload] != NULL;
+			loaders[nload] = thread_create(pingpong_thread, b, "pong", PRIO_NORMAL,
+						       1UL << ((c + 1) % n));
+			nload += loaders[nload] != NULL;
+			missing |= nload != 2 * (c + 1);
 		}
 	}
-	for (u32 c = 0; c < n; c++) {
+	for (u32 c = 0; c < n && !missing; c++, nm++) {
 		m[c].th = thread_create(measure, &m[c], "cyclic", 90, 1UL << c);
-		m[c].tid = m[c].th->id;
+		if (!m[c].th)
+			missing = true;
+		else
+			m[c].tid = m[c].th->id;
 	}
-	for (u32 c = 0; c < n; c++)
-		thread_join(m[c].th);
+	for (u32 c = 0; c < nm; c++)
+		if (m[c].th)
+			thread_join(m[c].th);
 	load_stop = 1;
 	ha.stop = 1;
+	if (missing && load == LOAD_PINGPONG) /* one whose peer was not made waits for it */
+		for (u32 i = 0; i < 2 * n; i++) {
+			complete(&pp[i].ping);
+			complete(&pp[i].pong);
+		}
 	for (u32 i = 0; i < nload; i++)
 		thread_join(loaders[i]);
+	if (missing) {
+		console_printf("bench latency: cannot start its threads: no kernel stack or memory left\n");
+		goto fail;
+	}
 
 	/* cyclictest's report first, from the samples in wake-up order:
 	 * its T: lines, then (histogram=N) its histogram block. */
@@ -203,6 +222,7 @@ int bench_latency(int argc, char **argv)
 oom:
 	console_printf("bench latency: out of memory for %llu samples per CPU\n",
 		       (unsigned long long)loops);
+fail:
 	for (u32 c = 0; m && c < n; c++) {
 		kfree(m[c].samples);
 		kfree(m[c].buckets);

@@ -95,6 +95,10 @@ int bench_race(int argc, char **argv)
 	bench_context(ctx, sizeof(ctx));
 	race_stop = 0;
 	struct thread *h = thread_create(hammer, NULL, "hammer", PRIO_NORMAL, 1UL << 1);
+	if (!h) {
+		console_printf("bench race: cannot start the hammer: no kernel stack or memory left\n");
+		return -1;
+	}
 	sleep_ns(NSEC_PER_MSEC);
 	u64 lost0 = per_cpu(stats.lost_resched, 1);
 	u64 sent = 0, raced = 0, timeouts = 0, pending = 0, elsewhere = 0, done = 0;

@@ -117,7 +117,14 @@ int bench_resched_ipi(const char *ctx, u64 rounds)
 	ipi.done = ipi.without_ipi = 0;
 	ipi.why = NULL;
 	struct thread *t1 = thread_create(ipi_thread, (void *)1UL, "ipi-1", 50, 1UL << 1);
-	struct thread *t0 = thread_create(ipi_thread, (void *)0UL, "ipi-0", 50, 1UL << 0);
+	struct thread *t0 = t1 ? thread_create(ipi_thread, (void *)0UL, "ipi-0", 50, 1UL << 0) : NULL;
+	if (!t0) {
+		console_printf("  resched_ipi: cannot start its threads: no kernel stack or memory left\n");
+		ipi.stop = 1;
+		if (t1)
+			thread_join(t1);
+		return -1;
+	}
 	thread_join(t0);
 	ipi.stop = 1;
 	thread_join(t1);

@@ -64,20 +64,31 @@ static void heavy_thread(void *arg)
 	h->ticks = rdtsc() - t0;
 }
 
-static void preempt_heavy(const char *ctx, u64 ops, u64 w, u64 p, u64 lock_every)
+/* 0, or -1 if a thread could not be made (no kernel stack or memory). */
+static int preempt_heavy(const char *ctx, u64 ops, u64 w, u64 p, u64 lock_every)
 {
 	u32 n = nr_cpus_online;
 	static struct heavy h[MAX_CPUS];
 	char a[32];
+	bool missing = false;
 	heavy_go = 0;
 	for (u32 c = 0; c < n; c++) {
 		spin_lock_init(&heavy_locks[c], "heavy");
-		h[c] = (struct heavy){ ops, w, p, lock_every, 0, NULL };
-		h[c].th = thread_create(heavy_thread, &h[c], "heavy", PRIO_NORMAL, 1UL << c);
+		h[c] = (struct heavy){ missing ? 0 : ops, w, p, lock_every, 0, NULL };
+		h[c].th = missing ? NULL : thread_create(heavy_thread, &h[c], "heavy", PRIO_NORMAL, 1UL << c);
+		missing |= !h[c].th;
 	}
+	if (missing) /* those made do nothing and end */
+		for (u32 c = 0; c < n; c++)
+			h[c].ops = 0;
 	heavy_go = 1;
 	for (u32 c = 0; c < n; c++)
-		thread_join(h[c].th);
+		if (h[c].th)
+			thread_join(h[c].th);
+	if (missing) {
+		console_printf("  preempt_heavy: cannot start its threads: no kernel stack or memory left\n");
+		return -1;
+	}
 	console_printf("  preempt_heavy: W=%llu instructions of work, p=%llu preempt pairs per operation, a spinlock every %llu\n",
 		       (unsigned long long)w, (unsigned long long)p, (unsigned long long)lock_every);
 	for (u32 c = 0; c < n; c++) {
@@ -91,6 +102,7 @@ static void preempt_heavy(const char *ctx, u64 ops, u64 w, u64 p, u64 lock_every
 			       ctx, c, (unsigned long long)w, (unsigned long long)p, (unsigned long long)ops,
 			       a, (unsigned long long)per_sec);
 	}
+	return 0;
 }
 
 struct pingpong {
@@ -121,20 +133,31 @@ static void pp_b(void *arg)
 	}
 }
 
-static void ctxsw(const char *ctx, const char *name, u32 cpu_a, u32 cpu_b, u64 rounds)
+/* 0, or -1 if a thread could not be made (no kernel stack or memory). */
+static int ctxsw(const char *ctx, const char *name, u32 cpu_a, u32 cpu_b, u64 rounds)
 {
 	char a[32];
 	init_completion(&pp.turn[0]);
 	init_completion(&pp.turn[1]);
 	pp.rounds = rounds;
 	struct thread *tb = thread_create(pp_b, NULL, "pp-b", PRIO_NORMAL, 1UL << cpu_b);
-	struct thread *ta = thread_create(pp_a, NULL, "pp-a", PRIO_NORMAL, 1UL << cpu_a);
+	struct thread *ta = tb ? thread_create(pp_a, NULL, "pp-a", PRIO_NORMAL, 1UL << cpu_a) : NULL;
+	if (!ta) {
+		console_printf("  %s: cannot start its threads: no kernel stack or memory left\n", name);
+		if (tb) { /* B ends after the wait it is in */
+			pp.rounds = 0;
+			complete(&pp.turn[1]);
+			thread_join(tb);
+		}
+		return -1;
+	}
 	thread_join(ta);
 	thread_join(tb);
 	fmt_centi(a, sizeof(a), bench_ns_x100(pp.ticks, rounds));
 	console_printf("  %s (CPU %u <-> CPU %u): %s ns per round trip\n", name, cpu_a, cpu_b, a);
 	console_printf("BENCH throughput %s test=%s cpus=%u,%u roundtrips=%llu ns_per_roundtrip=%s\n",
 		       ctx, name, cpu_a, cpu_b, (unsigned long long)rounds, a);
+	return 0;
 }
 
 int bench_throughput(int argc, char **argv)
@@ -146,13 +169,13 @@ int bench_throughput(int argc, char **argv)
 	char ctx[128];
 	bench_context(ctx, sizeof(ctx));
 	console_printf("bench throughput (%s)\n", ctx);
-	preempt_heavy(ctx, ops, W, p, lock_every);
-	ctxsw(ctx, "ctxsw_same", 0, 0, rounds);
+	int r = preempt_heavy(ctx, ops, W, p, lock_every);
+	r |= ctxsw(ctx, "ctxsw_same", 0, 0, rounds);
 	if (nr_cpus_online >= 2) {
-		ctxsw(ctx, "ctxsw_cross", 0, 1, rounds);
+		r |= ctxsw(ctx, "ctxsw_cross", 0, 1, rounds);
 		bench_resched_ipi(ctx, rounds);
 	} else {
 		console_printf("  ctxsw_cross, resched_ipi: need 2 CPUs\n");
 	}
-	return 0;
+	return r ? -1 : 0;
 }

@@ -29,6 +29,7 @@
 #include "kernel/time/hrtimer.h"
 #include "kernel/debug/watchdog.h"
 #include "init/init.h"
+#include "process/process.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/entry/syscall.h"
 #include "arch/x86_64/mm/uaccess.h"
@@ -55,7 +56,7 @@ void kmain(u64 multiboot_info_phys)
 	gdt_init_cpu(0);                   /* GDT + TSS with IST stacks */
 	syscall_init();                    /* STAR, LSTAR, FMASK, EFER.SCE */
 	cpu_init_smap_smep();              /* CR4.SMEP, CR4.SMAP where the CPU has them */
-	u64 top = stack_alloc();           /* a stack with a guard page ... */
+	u64 top = stack_alloc_boot("kmain"); /* a stack with a guard page ... */
 	boot_thread.stack_top = top;
 	preempt_count_init_stack(top, preempt_count_raw()); /* (ti: count on the stack) */
 	switch_to_stack(kmain_on_stack, NULL, top); /* ... to finish booting on */
@@ -75,6 +76,7 @@ static void kmain_on_stack(void *arg)
 	local_irq_enable();
 	smp_boot_aps();                    /* INIT-SIPI-SIPI, one AP at a time */
 	preempt_enable();                  /* boot is done with its own count */
+	process_init();                    /* the spawn limits: threads-max, nproc */
 
 	kernel_init_run();                 /* test=, autorun=, the benchmarks, the shell */
 }

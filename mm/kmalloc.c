@@ -26,6 +26,10 @@ struct km_free {
 
 static struct km_free *free_lists[NCLASSES];
 static DEFINE_SPINLOCK(km_lock);
+/* For leak checks (kmalloc_usage): objects handed out and not freed, and
+ * the frames kmalloc holds (its classes' pages, which it keeps, and the
+ * big objects' frames). */
+static u64 km_objects, km_pages;
 
 static size_t class_size(int c)
 {
@@ -47,6 +51,8 @@ void *kmalloc(size_t size)
 		h->magic = KM_MAGIC_USED;
 		h->cls = BIG_CLASS;
 		h->npages = (u32)n;
+		__atomic_add_fetch(&km_objects, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&km_pages, n, __ATOMIC_RELAXED);
 		return h + 1;
 	}
 	u64 f = spin_lock_irqsave(&km_lock);
@@ -56,6 +62,7 @@ void *kmalloc(size_t size)
 			spin_unlock_irqrestore(&km_lock, f);
 			return NULL;
 		}
+		__atomic_add_fetch(&km_pages, 1, __ATOMIC_RELAXED);
 		char *page = phys_to_virt(pa);
 		for (size_t off = 0; off + class_size(c) <= PAGE_SIZE; off += class_size(c)) {
 			struct km_free *o = (struct km_free *)(page + off);
@@ -67,6 +74,7 @@ void *kmalloc(size_t size)
 	}
 	struct km_free *o = free_lists[c];
 	free_lists[c] = o->next;
+	__atomic_add_fetch(&km_objects, 1, __ATOMIC_RELAXED);
 	spin_unlock_irqrestore(&km_lock, f);
 	if (o->h.magic != KM_MAGIC_FREE)
 		panic("kmalloc: free list of class %zu corrupted at %p", class_size(c), o);
@@ -91,7 +99,9 @@ void kfree(void *p)
 		panic("kfree: double free of %p", p);
 	if (h->magic != KM_MAGIC_USED)
 		panic("kfree: %p was not allocated by kmalloc", p);
+	__atomic_sub_fetch(&km_objects, 1, __ATOMIC_RELAXED);
 	if (h->cls == BIG_CLASS) {
+		__atomic_sub_fetch(&km_pages, h->npages, __ATOMIC_RELAXED);
 		h->magic = KM_MAGIC_FREE;
 		frame_free_contig(virt_to_phys(h), h->npages);
 		return;
@@ -103,4 +113,10 @@ void kfree(void *p)
 	o->next = free_lists[h->cls];
 	free_lists[h->cls] = o;
 	spin_unlock_irqrestore(&km_lock, f);
+}
+
+void kmalloc_usage(u64 *objects, u64 *pages)
+{
+	*objects = __atomic_load_n(&km_objects, __ATOMIC_RELAXED);
+	*pages = __atomic_load_n(&km_pages, __ATOMIC_RELAXED);
 }

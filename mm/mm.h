@@ -50,15 +50,24 @@ extern u64 mem_max_phys;               /* end of the highest usable RAM */
 extern u64 mem_usable_bytes;
 extern u64 mem_above_4g_bytes;
 
-/* stack.c */
-u64 stack_alloc(void);                 /* returns the stack top */
+/* stack.c: the stack top, or 0 when all STACK_SLOTS slots are in use or
+ * no frame is free (a system call can ask: spawn). Boot-time callers,
+ * which no user input reaches, use stack_alloc_boot(), which panics with
+ * a message naming what the stack was for. */
+u64 stack_alloc(void);
+u64 stack_alloc_boot(const char *what);
 void stack_free(u64 top);
+u32 stack_slots_in_use(void);          /* stacks allocated and not freed */
+u64 stack_frames_mapped(void);         /* frames the slots ever used hold (kept for reuse) */
 bool stack_guard_contains(u64 va, int *slot);
 
 /* kmalloc.c */
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void kfree(void *p);
+/* Objects allocated and not freed; frames kmalloc holds (freed small
+ * objects' pages stay with it for reuse). */
+void kmalloc_usage(u64 *objects, u64 *pages);
 
 extern char _kernel_phys_start[], _text_start[], _text_end[], _rodata_start[],
 	_rodata_end[], _data_start[], _data_end[], _bss_start[], _bss_end[],

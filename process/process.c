@@ -17,6 +17,7 @@
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
+#include "kernel/cmdline.h"
 #include "mm/mm.h"
 #include "kernel/locking/spinlock.h"
 #include "sched/sched.h"
@@ -33,6 +34,89 @@
 static DEFINE_SPINLOCK(proc_lock);
 static LIST_HEAD(processes);
 static struct wait_queue exit_wq = WAIT_QUEUE_INIT(exit_wq);
+
+/* The limits on spawn (both -EAGAIN, as Linux's fork()). max_threads is
+ * Linux's threads-max (kernel/fork.c, set_max_threads()): kernel stacks
+ * may take an eighth of RAM, and here also no more than the stack slots
+ * boot left, less KTHREAD_STACKS for the kernel's own threads (tests,
+ * benchmarks, the torture), so no tree of processes can take the last
+ * stack. A fold process is one thread, so it counts processes: from the
+ * start of their spawn until they are reaped (nr_processes). */
+#define KTHREAD_STACKS 256
+#define MIN_THREADS 20 /* Linux's floor */
+static u32 max_threads;
+static u32 nr_processes;
+
+/* Linux's RLIMIT_NPROC counts a user's processes; fold has no users, so
+ * nproc= limits the live children of each process (zombies count until
+ * reaped). The kernel's own spawns (tests, the shell) have no parent and
+ * only max_threads. Default: half of max_threads, as Linux's init_task
+ * gets (fork_init()). */
+static u32 nproc; /* 0: the default */
+
+static int set_nproc(const char *v)
+{
+	return cmdline_u32(v, &nproc, 1, 1000000000);
+}
+early_param(nproc, set_nproc, nproc, "a count of children per process, 1 to 1G",
+	    "half of threads-max");
+
+void process_init(void)
+{
+	u64 by_ram = mem_usable_bytes / (8 * STACK_SIZE);
+	u32 used = stack_slots_in_use();
+	u32 slots = used + KTHREAD_STACKS + MIN_THREADS <= STACK_SLOTS ?
+		    STACK_SLOTS - used - KTHREAD_STACKS : MIN_THREADS;
+	max_threads = (u32)MAX(MIN(by_ram, slots), MIN_THREADS);
+}
+
+void process_limits(struct process_limits *l)
+{
+	u64 f = spin_lock_irqsave(&proc_lock);
+	l->max_threads = max_threads;
+	l->nproc = nproc ? nproc : max_threads / 2;
+	l->nr_processes = nr_processes;
+	spin_unlock_irqrestore(&proc_lock, f);
+}
+
+/* A place for one more process (and one more child of parent), or
+ * -EAGAIN; given back by unreserve() if the spawn fails, else when the
+ * process is reaped (unlink_locked()). */
+static int reserve(struct process *parent)
+{
+	int err = 0;
+	u64 f = spin_lock_irqsave(&proc_lock);
+	if (nr_processes >= max_threads)
+		err = -EAGAIN;
+	else if (parent && parent->nr_children >= (nproc ? nproc : max_threads / 2))
+		err = -EAGAIN;
+	if (!err) {
+		nr_processes++;
+		if (parent)
+			parent->nr_children++;
+	}
+	spin_unlock_irqrestore(&proc_lock, f);
+	return err;
+}
+
+static void unreserve(struct process *parent)
+{
+	u64 f = spin_lock_irqsave(&proc_lock);
+	nr_processes--;
+	if (parent)
+		parent->nr_children--;
+	spin_unlock_irqrestore(&proc_lock, f);
+}
+
+/* Under proc_lock: a zombie off the list, reaped. A parent that has died
+ * is NULL (do_exit): its count went with it. */
+static void unlink_locked(struct process *p)
+{
+	list_del(&p->node);
+	nr_processes--;
+	if (p->parent)
+		p->parent->nr_children--;
+}
 
 struct process *current_process(void)
 {
@@ -77,10 +161,18 @@ struct process *process_spawn_caps(const struct spawn_args *a, u32 caps, int *er
 		*err = -ENOENT;
 		return NULL;
 	}
+	if (a->nhandles < 0 || a->nhandles > SPAWN_HANDLES_MAX || (a->nhandles && !a->ipc_from)) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	*err = reserve(a->parent);
+	if (*err)
+		return NULL;
+	/* From here each failure undoes what came before it, in reverse. */
 	struct process *p = kzalloc(sizeof(*p));
 	if (!p) {
 		*err = -ENOMEM;
-		return NULL;
+		goto out_unreserve;
 	}
 	strlcpy(p->name, a->name, sizeof(p->name));
 	p->parent = a->parent;
@@ -88,16 +180,10 @@ struct process *process_spawn_caps(const struct spawn_args *a, u32 caps, int *er
 	p->caps = caps;
 	p->state = PROC_STARTING;
 	INIT_LIST_HEAD(&p->node);
-	if (a->nhandles < 0 || a->nhandles > SPAWN_HANDLES_MAX || (a->nhandles && !a->ipc_from)) {
-		*err = -EINVAL;
-		kfree(p);
-		return NULL;
-	}
 	p->ipc = ipc_state_create(p, NULL);
 	if (!p->ipc) {
 		*err = -ENOMEM;
-		kfree(p);
-		return NULL;
+		goto out_free;
 	}
 	*err = 0;
 	for (int i = 0; i < a->nhandles; i++) {
@@ -108,12 +194,15 @@ struct process *process_spawn_caps(const struct spawn_args *a, u32 caps, int *er
 	}
 	if (!*err)
 		*err = exec_load(p, m, a->argc, a->argv);
-	if (*err) {
-		ipc_state_destroy(p->ipc);
-		kfree(p);
-		return NULL;
-	}
+	if (*err)
+		goto out_ipc;
 	struct thread *t = kthread_create(process_start, p, p->name, PRIO_NORMAL, a->cpus);
+	if (!t) {
+		/* No stack slot is a limit, like Linux's pid space: -EAGAIN. */
+		*err = stack_slots_in_use() >= STACK_SLOTS ? -EAGAIN : -ENOMEM;
+		mm_destroy(p->mm);
+		goto out_ipc;
+	}
 	p->thread = t;
 	p->ipc->t = t;
 	p->pid = (int)t->id;
@@ -122,6 +211,14 @@ struct process *process_spawn_caps(const struct spawn_args *a, u32 caps, int *er
 	spin_unlock_irqrestore(&proc_lock, f);
 	wake_up_thread(t);
 	return p;
+
+out_ipc:
+	ipc_state_destroy(p->ipc); /* and the handles copied into it */
+out_free:
+	kfree(p);
+out_unreserve:
+	unreserve(a->parent);
+	return NULL;
 }
 
 /* Free an exited process: its thread (stack and struct, once it is off
@@ -144,7 +241,7 @@ void process_reap_detached(void)
 				break;
 			}
 		if (found)
-			list_del(&found->node);
+			unlink_locked(found);
 		spin_unlock_irqrestore(&proc_lock, f);
 		if (!found)
 			return;
@@ -156,7 +253,7 @@ int process_wait(struct process *p)
 {
 	wait_event(&exit_wq, READ_ONCE(p->state) == PROC_ZOMBIE);
 	u64 f = spin_lock_irqsave(&proc_lock);
-	list_del(&p->node);
+	unlink_locked(p);
 	spin_unlock_irqrestore(&proc_lock, f);
 	int status = p->status;
 	release(p);
@@ -190,7 +287,7 @@ int process_wait_child(int pid, int *status, bool nohang)
 		u64 f = spin_lock_irqsave(&proc_lock);
 		z = find_zombie_child(self, pid, &any);
 		if (z)
-			list_del(&z->node);
+			unlink_locked(z);
 		spin_unlock_irqrestore(&proc_lock, f);
 		if (z || !any || nohang || fatal_signal_pending(self)) {
 			finish_wait(&exit_wq, &w);
@@ -223,13 +320,20 @@ __noreturn void do_exit(int status)
 	console_drv_exit(p);     /* the console's driver: the kernel takes it back */
 	ipc_state_exit(p->ipc); /* its caller learns it died; its handles close */
 
+	/* Its children are orphans: nobody will wait for them. The kernel
+	 * reaps them, as Linux's init does: the zombies among them now, the
+	 * others once they exit (at the next spawn, exit or ps anywhere). */
 	u64 f = spin_lock_irqsave(&proc_lock);
 	struct process *it;
 	list_for_each_entry(it, &processes, node)
-		if (it->parent == p) { /* orphans: nobody will wait for them */
+		if (it->parent == p) {
 			it->parent = NULL;
 			it->detached = true;
 		}
+	spin_unlock_irqrestore(&proc_lock, f);
+	process_reap_detached(); /* before p is a zombie: it never reaps itself */
+
+	f = spin_lock_irqsave(&proc_lock);
 	p->status = status;
 	__atomic_store_n(&p->state, PROC_ZOMBIE, __ATOMIC_SEQ_CST);
 	spin_unlock_irqrestore(&proc_lock, f);

@@ -21,7 +21,8 @@ struct process {
 	struct mm *mm;
 	struct thread *thread;
 	struct process *parent;  /* NULL: started by the kernel */
-	bool detached;           /* nobody waits: reaped at the next spawn or ps */
+	bool detached;           /* nobody waits: reaped at the next spawn, exit or ps */
+	u32 nr_children;         /* live and zombie, until reaped (under the process lock) */
 	volatile int state;
 	int status;              /* wait4()'s status word (uapi/syscall.h) */
 	volatile int kill_sig;   /* the fatal signal pending, 0 if none */
@@ -57,7 +58,9 @@ struct spawn_args {
 };
 /* Load a boot module and start it. Returns the process, or NULL with
  * *err = -ENOENT (no such module), -ENOEXEC (a bad image: process/exec.c
- * says why), -E2BIG, -ENOMEM. */
+ * says why), -E2BIG, -EINVAL, -EBADF or -EMFILE (the handles), -EAGAIN
+ * (the parent has nproc children, max_threads processes exist, or every
+ * kernel stack slot is taken), -ENOMEM; then nothing it took is kept. */
 struct process *process_spawn(const struct spawn_args *a, int *err);
 /* The same, the process holding capabilities caps (CAP_SYS_RAWIO): for
  * the kernel's own drivers and tests, never reached from spawn(). */
@@ -83,4 +86,14 @@ struct process *current_process(void);
 void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
 /* Free the exited processes nobody waits for. */
 void process_reap_detached(void);
+
+/* The spawn limits (process/process.c), set at boot once the CPUs are up
+ * (their stacks taken) by process_init(). */
+struct process_limits {
+	u32 max_threads;   /* processes at most (Linux's threads-max) */
+	u32 nproc;         /* live children per process (nproc=, RLIMIT_NPROC) */
+	u32 nr_processes;  /* now: spawning, running or zombie */
+};
+void process_init(void);
+void process_limits(struct process_limits *l);
 #endif

@@ -39,7 +39,9 @@ void sched_pull_work(void);
 u32 rq_nr_running(u32 cpu);
 extern bool sched_running;
 
-/* thread.c */
+/* thread.c. Both return NULL when no kernel stack or no memory is left
+ * (mm/stack.c): a caller a system call or the shell can reach returns an
+ * error; one that runs only at boot may panic, saying what it needed. */
 struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
 			     int prio, u64 allowed_cpus);
 /* The same, not yet started: wake_up_thread() starts it (Linux's

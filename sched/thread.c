@@ -41,7 +41,8 @@ static void add_to_all(struct thread *t)
 struct thread *thread_alloc(const char *name, int prio, u64 allowed)
 {
 	struct thread *t = kzalloc(sizeof(*t));
-	BUG_ON(!t);
+	if (!t)
+		return NULL;
 	strlcpy(t->name, name, sizeof(t->name));
 	t->prio = prio;
 	t->allowed_cpus = allowed;
@@ -89,10 +90,17 @@ struct thread *kthread_create(void (*fn)(void *), void *arg, const char *name,
 			      int prio, u64 allowed_cpus)
 {
 	BUG_ON(prio < 0 || prio > 99);
+	u64 top = stack_alloc(); /* first: a thread in the list has an id and a stack */
+	if (!top)
+		return NULL;
 	struct thread *t = thread_alloc(name, prio, allowed_cpus ? allowed_cpus : ALL_CPUS);
+	if (!t) {
+		stack_free(top);
+		return NULL;
+	}
 	t->fn = fn;
 	t->arg = arg;
-	thread_setup_stack(t, stack_alloc());
+	thread_setup_stack(t, top);
 	t->cpu = (int)(allowed_cpus ? (u32)__builtin_ctzl(allowed_cpus) : raw_smp_processor_id());
 	return t;
 }
@@ -101,7 +109,8 @@ struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
 			     int prio, u64 allowed_cpus)
 {
 	struct thread *t = kthread_create(fn, arg, name, prio, allowed_cpus);
-	wake_up_thread(t);
+	if (t)
+		wake_up_thread(t);
 	return t;
 }
 

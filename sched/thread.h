@@ -58,7 +58,8 @@ struct thread {
 #define task_pt_regs(t) ((struct pt_regs *)(t)->stack_top - 1)
 
 /* sched/thread.c, for the scheduler's own use: a thread with no stack
- * yet (idle threads), and the first frame switch_to() returns through. */
+ * yet (idle threads; NULL if out of memory), and the first frame
+ * switch_to() returns through. */
 struct thread *thread_alloc(const char *name, int prio, u64 allowed);
 void thread_setup_stack(struct thread *t, u64 top);
 /* A new thread's first C code (called by thread_entry, switch.asm). */

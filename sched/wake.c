@@ -179,6 +179,8 @@ void sched_prepare_cpu(u32 cpu)
 	INIT_LIST_HEAD(&rq->fifo);
 	INIT_LIST_HEAD(&rq->normal);
 	rq->idle = thread_alloc(name, -1, 1UL << cpu);
+	if (!rq->idle) /* boot only: no user input reaches here */
+		panic("sched: no memory for %s at boot", name);
 	rq->idle->cpu = (int)cpu;
 	rq->idle->on_rq = 1;
 	rq->idle->state = THREAD_RUNNING;
@@ -207,7 +209,7 @@ void sched_init(void)
 {
 	sched_prepare_cpu(0);
 	struct rq *rq = &rqs[0];
-	thread_setup_stack(rq->idle, stack_alloc());
+	thread_setup_stack(rq->idle, stack_alloc_boot("idle/0"));
 	rq->idle->fn = idle_entry;
 	rq->idle->on_cpu = 0;
 	boot_thread.cpu = 0;

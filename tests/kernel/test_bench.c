@@ -43,6 +43,7 @@ static void resched_ipi_late_start(struct ktest *t)
 	if (nr_cpus_online < 2)
 		KT_SKIP(t, "one CPU");
 	struct thread *busy = thread_create(busy_20ms, NULL, "busy-cpu1", 90, 1UL << 1);
+	KT_ASSERT(t, busy); /* NULL: no kernel stack or memory left */
 	sleep_ns(NSEC_PER_MSEC); /* it runs on CPU 1 now */
 	int r = resched_ipi(20);
 	thread_join(busy);
@@ -89,6 +90,7 @@ static void race_inconclusive_when_nothing_raced(struct ktest *t)
 	if (nr_cpus_online < 2)
 		KT_SKIP(t, "one CPU");
 	struct thread *busy = thread_create(busy_300ms, NULL, "busy-cpu1", 90, 1UL << 1);
+	KT_ASSERT(t, busy); /* NULL: no kernel stack or memory left */
 	sleep_ns(NSEC_PER_MSEC); /* it runs on CPU 1 now */
 	char arg0[] = "race", arg1[] = "rounds=10";
 	char *argv[] = { arg0, arg1 };

@@ -101,7 +101,9 @@ static void count_leak_on_exit(struct ktest *t)
 	capture();
 	/* Same CPU, so the report lands in this CPU's capture. */
 	struct thread *th = thread_create(leaky_thread, NULL, "leaky", 60, 1UL << cpu);
-	thread_join(th);
+	if (th)
+		thread_join(th);
+	KT_EXPECT(t, th); /* NULL: no kernel stack or memory left */
 	expect_report(t, before, "BUG: preempt count leak on exit of thread", "thread_exit");
 }
 

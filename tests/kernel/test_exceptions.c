@@ -179,6 +179,7 @@ static void stack_overflow(struct ktest *t)
 	struct fault_catcher c;
 	u64 top = stack_alloc();
 	int slot;
+	KT_ASSERT(t, top); /* 0: no slot or frame left */
 	KT_ASSERT(t, provoke(&c, do_overflow, NULL, top));
 	KT_EXPECT_EQ(t, c.vector, 8);
 	KT_EXPECT(t, stack_guard_contains(c.cr2, &slot));

@@ -53,6 +53,7 @@ struct lazy_scenario {
 	u64 ipi_received, folds, promoted;
 	/* when W ran */
 	u64 run_ns, run_tick;
+	bool no_thread;            /* W or H could not be made (no stack or memory) */
 };
 static struct lazy_scenario ls;
 
@@ -137,10 +138,19 @@ static void run_scenario(int w_prio, bool from_timer)
 	hrtimer_init(&ls.timer, timer_fn);
 	u64 mask = 1UL << ls.cpu;
 	struct thread *w = thread_create(waiter_fn, NULL, "lazy-w", w_prio, mask);
+	ls.no_thread = !w;
+	if (!w)
+		return;
 	while (!READ_ONCE(ls.w_waiting))
 		sleep_ns(100 * NSEC_PER_USEC);
 	sleep_ns(NSEC_PER_MSEC); /* W now sleeps in wait_for_completion() */
 	struct thread *h = thread_create(hog_fn, NULL, "lazy-hog", PRIO_NORMAL, mask);
+	if (!h) {
+		ls.no_thread = true;
+		complete(&ls.go);
+		thread_join(w);
+		return;
+	}
 	if (!from_timer) {
 		while (!READ_ONCE(ls.hog_running))
 			cpu_relax();
@@ -166,6 +176,8 @@ static bool run_user_scenario(struct ktest *t)
 	hrtimer_init(&ls.timer, timer_fn);
 	u64 mask = 1UL << ls.cpu;
 	struct thread *w = thread_create(waiter_fn, NULL, "lazy-w", PRIO_NORMAL, mask);
+	if (!w) /* no kernel stack or memory left */
+		return KT_EXPECT(t, w);
 	while (!READ_ONCE(ls.w_waiting))
 		sleep_ns(100 * NSEC_PER_USEC);
 	sleep_ns(NSEC_PER_MSEC);
@@ -203,6 +215,7 @@ static bool run_user_scenario(struct ktest *t)
 
 static void report(struct ktest *t, const char *what)
 {
+	KT_EXPECT(t, !ls.no_thread);
 	ktest_diag(t, "%s, %s: W ran %llu ns after the wake-up, ticks on X %llu..%llu then %llu; "
 		   "H's flags 0x%llx, count 0x%x -> 0x%x, IPIs sent %llu, lazy requests %llu, "
 		   "promoted %llu, folds on X %llu",

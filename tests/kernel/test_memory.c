@@ -98,6 +98,7 @@ static void null_page_unmapped(struct ktest *t)
 static void stack_guard_page(struct ktest *t)
 {
 	u64 top = stack_alloc();
+	KT_ASSERT(t, top); /* 0: no slot or frame left */
 	u64 base = top - STACK_SIZE;
 	int slot;
 	KT_EXPECT(t, virt_is_mapped(base));

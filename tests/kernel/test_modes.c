@@ -42,6 +42,7 @@ struct scenario {
 	u64 h_seen_might, h_seen_cond;
 	u64 h_woke;
 	u64 iterations;
+	bool no_thread;            /* H or L could not be made (no stack or memory) */
 };
 static struct scenario sc;
 
@@ -124,10 +125,16 @@ static void run_scenario(bool points)
 	for (int attempt = 0; attempt < 5; attempt++) {
 		sc = (struct scenario){ .points = points, .l_state = L_NOT_STARTED };
 		struct thread *h = thread_create(waker_thread, NULL, "modes-h", 80, cpu);
+		sc.no_thread = !h;
+		if (!h)
+			return;
 		while (!READ_ONCE(sc.h_armed))
 			sleep_ns(100 * NSEC_PER_USEC);
 		struct thread *l = thread_create(loop_thread, NULL, "modes-l", PRIO_NORMAL, cpu);
 		thread_join(h);
+		sc.no_thread = !l;
+		if (!l)
+			return;
 		thread_join(l);
 		if (sc.l_started < sc.deadline)
 			return;
@@ -144,6 +151,7 @@ static u64 tick_bound(void)
 
 static void report(struct ktest *t, const char *loop)
 {
+	KT_EXPECT(t, !sc.no_thread);
 	KT_EXPECT_OP(t, sc.l_started, <, sc.deadline); /* else the host was too slow 5 times */
 	ktest_diag(t, "%s, loop %s: H ran %s, %llu ns after its deadline",
 		   preempt_mode_name(preempt_mode), loop, state_names[sc.h_state],
@@ -203,16 +211,21 @@ static void spinner(void *arg)
 		cpu_relax();
 }
 
+/* preempt_mode_set()'s result, or -2 if a spinner could not be made. */
 static int switch_mode_while_busy(int mode)
 {
 	struct thread *th[MAX_CPUS];
 	u32 n = 0;
 	spin_stop = 0;
+	bool missing = false; /* no kernel stack or memory left */
 	for_each_online_cpu(c)
-		if (c != 0)
-			th[n++] = thread_create(spinner, NULL, "spinner", PRIO_NORMAL, 1UL << c);
+		if (c != 0 && !missing) {
+			th[n] = thread_create(spinner, NULL, "spinner", PRIO_NORMAL, 1UL << c);
+			missing = !th[n];
+			n += !missing;
+		}
 	sleep_ns(NSEC_PER_MSEC);
-	int r = preempt_mode_set(mode);
+	int r = missing ? -2 : preempt_mode_set(mode);
 	spin_stop = 1;
 	for (u32 i = 0; i < n; i++)
 		thread_join(th[i]);

@@ -352,8 +352,14 @@ static void switch_stress(struct ktest *t)
 	stress_stop = 0;
 	workers_timed_out = 0;
 	workers_until = ktime_get_ns() + (clock_icount ? 1 : 20) * NSEC_PER_SEC;
-	for_each_online_cpu(c)
-		th[n++] = thread_create(worker, (void *)(u64)c, "patch-w", PRIO_NORMAL, 1UL << c);
+	u32 missing = 0; /* threads not made: no kernel stack or memory left */
+	for_each_online_cpu(c) {
+		th[n] = thread_create(worker, (void *)(u64)c, "patch-w", PRIO_NORMAL, 1UL << c);
+		if (th[n])
+			n++;
+		else
+			missing++;
+	}
 
 	u32 failed_switches = 0, wrong_sites = 0, probes = 0, lost = 0;
 	u32 probed[NR_PREEMPT_MODES] = { 0 };
@@ -370,6 +376,10 @@ static void switch_stress(struct ktest *t)
 			continue;
 		pr = (struct probe){ 0 };
 		struct thread *p = thread_create(probe_thread, NULL, "patch-p", 80, 1UL << probe_cpu);
+		if (!p) {
+			missing++;
+			break;
+		}
 		while (!READ_ONCE(pr.armed))
 			sleep_ns(20 * NSEC_PER_USEC);
 		u64 give_up = pr.deadline + 4 * bound_ns();
@@ -408,6 +418,7 @@ static void switch_stress(struct ktest *t)
 	if (lost)
 		ktest_diag(t, "lost reschedule: in mode %s the probe did not run within %llu ns",
 			   preempt_mode_name(lost_mode), (unsigned long long)bound_ns());
+	KT_EXPECT_EQ(t, missing, 0);
 	KT_EXPECT_EQ(t, workers_timed_out, 0); /* the load lasted to the end */
 	KT_EXPECT_EQ(t, failed_switches, 0);
 	KT_EXPECT_EQ(t, wrong_sites, 0);

@@ -288,8 +288,14 @@ static void remote_wake_preempts_at_enable(struct ktest *t)
 	if (h.cpu == 0)
 		KT_SKIP(t, "one CPU");
 	struct thread *b = thread_create(thread_b, &h, "handoff-b", 50, 1UL << h.cpu);
+	KT_ASSERT(t, b); /* NULL: no kernel stack or memory left */
 	sleep_ns(NSEC_PER_MSEC); /* B now waits on its completion */
 	struct thread *a = thread_create(thread_a, &h, "handoff-a", 0, 1UL << h.cpu);
+	if (!a) {
+		complete(&h.b_go);
+		thread_join(b);
+		KT_ASSERT(t, a);
+	}
 	while (!READ_ONCE(h.a_ready))
 		cpu_relax();
 	complete(&h.b_go); /* wakes B on X from this CPU: an IPI to X */

@@ -46,15 +46,22 @@ static void priority_order(struct ktest *t)
 	static const int prios[3] = { 10, 30, 20 };
 	pt.seq = 0;
 	u64 cpu = 1UL << test_cpu();
+	int n = 0;
 	for (int i = 0; i < 3; i++) {
 		init_completion(&pt.go[i]);
 		pt.th[i] = thread_create(prio_recorder, (void *)(u64)i, "prio", prios[i], cpu);
+		n += pt.th[i] != NULL; /* NULL: no kernel stack or memory left */
 	}
 	sleep_ns(2 * NSEC_PER_MSEC); /* all three now wait */
-	struct thread *gate = thread_create(prio_gate, NULL, "gate", 90, cpu);
-	thread_join(gate);
+	struct thread *gate = n == 3 ? thread_create(prio_gate, NULL, "gate", 90, cpu) : NULL;
+	if (gate)
+		thread_join(gate);
+	else
+		prio_gate(NULL); /* let those made finish */
 	for (int i = 0; i < 3; i++)
-		thread_join(pt.th[i]);
+		if (pt.th[i])
+			thread_join(pt.th[i]);
+	KT_ASSERT(t, n == 3 && gate);
 	KT_EXPECT_EQ(t, pt.order[0], 30);
 	KT_EXPECT_EQ(t, pt.order[1], 20);
 	KT_EXPECT_EQ(t, pt.order[2], 10);
@@ -105,8 +112,17 @@ static void round_robin(struct ktest *t)
 	struct thread *th[3];
 	rr = (struct rr_test){ 0 };
 	rr.until = ktime_get_ns() + NSEC_PER_SEC;
-	for (int i = 0; i < 3; i++)
+	int made = 0;
+	for (int i = 0; i < 3; i++) {
 		th[i] = thread_create(rr_worker, (void *)(u64)i, "rr", PRIO_NORMAL, 1UL << test_cpu());
+		made += th[i] != NULL;
+	}
+	if (made < 3) { /* no kernel stack or memory left: those made end at rr.until */
+		for (int i = 0; i < 3; i++)
+			if (th[i])
+				thread_join(th[i]);
+		KT_ASSERT(t, made == 3);
+	}
 	/* Half-way, each thread's scheduler state: if one falls behind, what
 	 * it was doing (queued? on which CPU? exited? a request pending?). */
 	sleep_ns(NSEC_PER_SEC / 2);
@@ -190,11 +206,15 @@ static void mutex_exclusion(struct ktest *t)
 	mt.total = 0;
 	mutex_init(&mt.m);
 	u32 n = 0;
-	for (u32 i = 0; i < 4; i++)
-		th[n++] = thread_create(mutex_worker, NULL, "mutex", PRIO_NORMAL,
-					1UL << (i % nr_cpus_online));
+	for (u32 i = 0; i < 4; i++) {
+		struct thread *x = thread_create(mutex_worker, NULL, "mutex", PRIO_NORMAL,
+						 1UL << (i % nr_cpus_online));
+		if (x) /* NULL: no kernel stack or memory left */
+			th[n++] = x;
+	}
 	for (u32 i = 0; i < n; i++)
 		thread_join(th[i]);
+	KT_EXPECT_EQ(t, n, 4);
 	KT_EXPECT_EQ(t, mt.overlap, 0);
 	KT_EXPECT_EQ(t, mt.total, 200 * n);
 	ktest_diag(t, "%llu contended acquisitions", (unsigned long long)mt.m.contended);
@@ -213,6 +233,7 @@ static void join(struct ktest *t)
 {
 	joined_flag = 0;
 	struct thread *th = thread_create(join_worker, NULL, "join", PRIO_NORMAL, ALL_CPUS);
+	KT_ASSERT(t, th); /* NULL: no kernel stack or memory left */
 	thread_join(th);
 	KT_EXPECT_EQ(t, joined_flag, 1);
 }
@@ -306,9 +327,21 @@ static void lost_wakeup_stress(struct ktest *t)
 		ring[i].tokens = (i % 4 == 0); /* a token per two CPUs */
 		wait_queue_init(&ring[i].wq);
 	}
-	for (u32 i = 0; i < ring_n; i++)
+	u32 made = 0;
+	for (u32 i = 0; i < ring_n; i++) {
 		ring[i].th = thread_create(ring_worker, (void *)(u64)i, "ring", PRIO_NORMAL,
 					   1UL << (i / 2));
+		made += ring[i].th != NULL;
+	}
+	if (made < ring_n) { /* no kernel stack or memory left: stop those made */
+		ring_stop = 1;
+		for (u32 i = 0; i < ring_n; i++)
+			wake_up_all(&ring[i].wq);
+		for (u32 i = 0; i < ring_n; i++)
+			if (ring[i].th)
+				thread_join(ring[i].th);
+		KT_ASSERT(t, made == ring_n);
+	}
 	/* Watchdog: the ring must keep moving. */
 	u64 start = ktime_get_ns();
 	u64 last = 0, last_change = start;

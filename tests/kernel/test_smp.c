@@ -149,13 +149,18 @@ static void spinlock_stress(struct ktest *t)
 	s.per_thread = 40000 / nr_cpus_online;
 	u64 start = ktime_get_ns();
 	s.deadline = start + 5 * NSEC_PER_SEC;
-	u32 n = 0;
+	u32 n = 0, missing = 0;
 	for_each_online_cpu(c) {
 		s.done[c] = 0;
-		th[n++] = thread_create(stress_fn, &s, "stress", 0, 1UL << c);
+		struct thread *x = thread_create(stress_fn, &s, "stress", 0, 1UL << c);
+		if (x)
+			th[n++] = x;
+		else
+			missing++; /* no kernel stack or memory left */
 	}
 	for (u32 i = 0; i < n; i++)
 		thread_join(th[i]);
+	KT_EXPECT_EQ(t, missing, 0);
 	u64 total = 0;
 	for_each_online_cpu(c)
 		total += s.done[c];

@@ -213,6 +213,13 @@ static void might_fault_voluntary_point(struct ktest *t)
 	u32 cpu = raw_smp_processor_id();
 	preempt_disable(); /* the other thread must not run before the copy */
 	struct thread *other = thread_create(spin_briefly, NULL, "mf-other", PRIO_NORMAL, 1UL << cpu);
+	if (!other) { /* no kernel stack or memory left */
+		preempt_enable();
+		might_fault_enabled = was;
+		preempt_mode_set(old);
+		give_back(mm);
+		KT_ASSERT(t, other);
+	}
 	u64 before = per_cpu(stats.voluntary, cpu);
 	resched_curr(cpu);
 	preempt_enable_no_resched();

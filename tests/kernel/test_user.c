@@ -305,7 +305,9 @@ static void fifo_throttled_body(struct ktest *t)
 	struct fifo_watch w = { p, 0, false, false, {} };
 	hrtimer_init(&w.watchdog, fifo_watchdog);
 	struct thread *watcher = thread_create(fifo_watcher, &w, "fifo-watch", PRIO_NORMAL, me);
-	thread_join(watcher);
+	KT_EXPECT(t, watcher); /* NULL: no kernel stack or memory left */
+	if (watcher)
+		thread_join(watcher);
 	u64 utime = READ_ONCE(p->thread->utime);
 	process_kill(p->pid, SIGKILL);
 	int status = process_wait(p);

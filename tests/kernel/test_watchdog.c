@@ -50,6 +50,7 @@ static void bt_all(struct ktest *t)
 	if (last) {
 		spin_state = 0;
 		spinner = thread_create(irqs_off_spinner, NULL, "irqs-off", 90, 1UL << last);
+		KT_ASSERT(t, spinner); /* NULL: no kernel stack or memory left */
 		u64 end = ktime_get_ns() + 2 * NSEC_PER_SEC;
 		while (!READ_ONCE(spin_state) && ktime_get_ns() < end)
 			sleep_ns(NSEC_PER_MSEC);
@@ -57,6 +58,7 @@ static void bt_all(struct ktest *t)
 	}
 	u64 pos = log_head;
 	u32 n = trigger_all_cpu_backtrace();
+	u32 spinner_id = spinner ? spinner->id : 0; /* spinner is freed by the join */
 	if (spinner) {
 		WRITE_ONCE(spin_state, 2);
 		thread_join(spinner);
@@ -72,7 +74,7 @@ static void bt_all(struct ktest *t)
 	if (spinner) {
 		char want[64];
 		snprintf(want, sizeof(want), "NMI backtrace for cpu %u: thread %u (irqs-off)", last,
-			 spinner->id);
+			 spinner_id);
 		KT_EXPECT_STR_CONTAINS(t, log, want);
 		KT_EXPECT_STR_CONTAINS(t, log, "irqs_off_spinner+");
 	}
@@ -131,19 +133,26 @@ static void softlockup_reported(struct ktest *t)
 	static u64 before_hog;
 	before_hog = before;
 	struct thread *hog = thread_create(lockup_hog, &before_hog, "lockup-hog", PRIO_NORMAL, 1UL << cpu);
+	if (!KT_EXPECT(t, hog)) { /* no kernel stack or memory left */
+		watchdog_set_thresh_ms(old);
+		return;
+	}
+	u32 hog_id = hog->id; /* hog is freed by the join */
 	u64 end = ktime_get_ns() + 2 * NSEC_PER_SEC;
 	while (!READ_ONCE(hog_state) && ktime_get_ns() < end)
 		sleep_ns(NSEC_PER_MSEC); /* one CPU: this thread is then the waiter */
 	struct thread *w = thread_create(waiter, NULL, "lockup-waiter", PRIO_NORMAL, 1UL << cpu);
+	KT_EXPECT(t, w);
 	thread_join(hog);
-	thread_join(w);
+	if (w)
+		thread_join(w);
 	watchdog_set_thresh_ms(old);
 	const char *log = log_since(pos);
 	char want[96];
 	snprintf(want, sizeof(want), "watchdog: BUG: soft lockup - CPU#%u stuck for ", cpu);
 	KT_EXPECT_OP(t, softlockups - before, >=, 1);
 	KT_EXPECT_STR_CONTAINS(t, log, want);
-	snprintf(want, sizeof(want), "! [lockup-hog:%u]", hog->id);
+	snprintf(want, sizeof(want), "! [lockup-hog:%u]", hog_id);
 	KT_EXPECT_STR_CONTAINS(t, log, want);
 	KT_EXPECT_STR_CONTAINS(t, log, "lockup_hog+");
 }
@@ -161,7 +170,9 @@ static void busy_alone_not_reported(struct ktest *t)
 	watchdog_set_thresh_ms(250);
 	hog_state = 0;
 	struct thread *hog = thread_create(lockup_hog, NULL, "lone-hog", PRIO_NORMAL, 1UL << cpu);
-	thread_join(hog);
+	if (hog)
+		thread_join(hog);
+	KT_EXPECT(t, hog);
 	watchdog_set_thresh_ms(old);
 	KT_EXPECT_EQ(t, softlockups - before, 0);
 }

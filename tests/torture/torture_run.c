@@ -50,7 +50,10 @@ static u64 sum_stat(size_t offset)
 }
 #define STAT(name) sum_stat(offsetof(struct cpu_stats, name))
 
-static void setup(const struct torture_params *p)
+/* False if a worker could not be made (no kernel stack or memory left):
+ * then the ones made are started with stop set, end at once and are
+ * joined. */
+static bool setup(const struct torture_params *p)
 {
 	memset(&tstate, 0, sizeof(tstate));
 	tstate.ncpus = nr_cpus_online;
@@ -79,9 +82,18 @@ static void setup(const struct torture_params *p)
 	for (u32 i = 0; i < n; i++) {
 		struct tworker *w = &tstate.w[i];
 		w->th = kthread_create(torture_worker, w, w->name, PRIO_NORMAL, 1UL << w->cpu);
+		if (!w->th) {
+			WRITE_ONCE(tstate.stop, 1);
+			for (u32 j = 0; j < i; j++)
+				wake_up_thread(tstate.w[j].th);
+			for (u32 j = 0; j < i; j++)
+				thread_join(tstate.w[j].th);
+			return false;
+		}
 	}
 	for (u32 i = 0; i < n; i++)
 		wake_up_thread(tstate.w[i].th);
+	return true;
 }
 
 /* The mode to switch to: any this build can run, the current one too. */
@@ -229,7 +241,12 @@ bool torture_run(const struct torture_params *p, struct torture_result *r)
 	prandom_seed(&rng, p->seed, 0);
 	memset(&watch, 0, sizeof(watch));
 	u64 bugs = bug_reports, checks = STAT(switch_count_checks), lost_rs = STAT(lost_resched);
-	setup(p);
+	if (!setup(p)) {
+		torture_print("torture: cannot start %u threads: no kernel stack or memory left\n",
+			       tstate.nworkers);
+		__atomic_store_n(&torture_busy, 0, __ATOMIC_SEQ_CST);
+		return false;
+	}
 	torture_print("torture: seed=%llu duration=%llu ms stall=%llu ms inject=%s: %u threads on %u CPUs, "
 	    "count model %s, modes:%s, from %s (clock %s)\n",
 	    (unsigned long long)p->seed, (unsigned long long)p->duration_ms,

@@ -54,7 +54,7 @@ void gdt_init_cpu(u32 cpu)
 	g[7] = base >> 32;
 
 	for (int i = 0; i < 3; i++) {
-		t->ist[i] = stack_alloc();
+		t->ist[i] = stack_alloc_boot("an IST stack"); /* boot and CPU bring-up only */
 	}
 	t->iomap_base = IOMAP_INVALID; /* no process's ports yet */
 	t->io_bitmap[IO_BITMAP_BYTES] = 0xff;

@@ -84,7 +84,7 @@ static void send_init(u32 apic_id)
 /* STARTUP to an AP INITed at least 10 ms ago (MP spec B.4), twice. */
 static bool start_ap(u32 cpu, u32 apic_id)
 {
-	u64 top = stack_alloc();
+	u64 top = stack_alloc_boot("an AP's idle thread"); /* boot only */
 	preempt_count_init_stack(top, PREEMPT_ENABLED + PREEMPT_DISABLE_OFFSET);
 	tr_set(tr_stack, top, 8);
 	tr_set(tr_cpu, cpu, 4);

@@ -232,6 +232,12 @@ void vm_init(void)
 	map_kernel_range(_text_start, _text_end, 0);
 	map_kernel_range(_rodata_start, _rodata_end, PTE_NX);
 	map_kernel_range(_data_start, _data_end, PTE_W | PTE_NX);
+
+	/* The kernel stacks' page tables, for every slot now (one table per
+	 * 2 MiB: 64 frames for 4096 slots), so stack_alloc() never needs a
+	 * frame for a table and can fail cleanly (mm/stack.c). */
+	for (u64 va = STACK_BASE; va < STACK_BASE + (u64)STACK_SLOTS * STACK_SLOT; va += 1UL << 21)
+		walk_create(va, 0);
 	vm_load();
 }
 
