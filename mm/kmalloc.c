@@ -6,6 +6,7 @@
 #include "mm/mm.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/panic.h"
+#include "kernel/debug/fault_inject.h"
 #include "lib/string.h"
 
 #define KM_MAGIC_USED 0x6B6D616C6C6F6375ULL /* "kmallocu" */
@@ -26,6 +27,8 @@ struct km_free {
 
 static struct km_free *free_lists[NCLASSES];
 static DEFINE_SPINLOCK(km_lock);
+static volatile u64 bytes_in_use;  /* atomic */
+static u64 class_pages;            /* under km_lock */
 
 static size_t class_size(int c)
 {
@@ -34,6 +37,8 @@ static size_t class_size(int c)
 
 void *kmalloc(size_t size)
 {
+	if (should_fail(&failslab, size))
+		return NULL;
 	size_t need = size + sizeof(struct km_header);
 	int c = 0;
 	while (c < NCLASSES && class_size(c) < need)
@@ -47,6 +52,7 @@ void *kmalloc(size_t size)
 		h->magic = KM_MAGIC_USED;
 		h->cls = BIG_CLASS;
 		h->npages = (u32)n;
+		__atomic_fetch_add(&bytes_in_use, n * PAGE_SIZE, __ATOMIC_RELAXED);
 		return h + 1;
 	}
 	u64 f = spin_lock_irqsave(&km_lock);
@@ -56,6 +62,7 @@ void *kmalloc(size_t size)
 			spin_unlock_irqrestore(&km_lock, f);
 			return NULL;
 		}
+		class_pages++;
 		char *page = phys_to_virt(pa);
 		for (size_t off = 0; off + class_size(c) <= PAGE_SIZE; off += class_size(c)) {
 			struct km_free *o = (struct km_free *)(page + off);
@@ -71,6 +78,7 @@ void *kmalloc(size_t size)
 	if (o->h.magic != KM_MAGIC_FREE)
 		panic("kmalloc: free list of class %zu corrupted at %p", class_size(c), o);
 	o->h.magic = KM_MAGIC_USED;
+	__atomic_fetch_add(&bytes_in_use, class_size(c), __ATOMIC_RELAXED);
 	return &o->h + 1;
 }
 
@@ -93,14 +101,26 @@ void kfree(void *p)
 		panic("kfree: %p was not allocated by kmalloc", p);
 	if (h->cls == BIG_CLASS) {
 		h->magic = KM_MAGIC_FREE;
+		__atomic_fetch_sub(&bytes_in_use, (u64)h->npages * PAGE_SIZE, __ATOMIC_RELAXED);
 		frame_free_contig(virt_to_phys(h), h->npages);
 		return;
 	}
 	BUG_ON(h->cls >= NCLASSES);
+	__atomic_fetch_sub(&bytes_in_use, class_size((int)h->cls), __ATOMIC_RELAXED);
 	struct km_free *o = (struct km_free *)h;
 	o->h.magic = KM_MAGIC_FREE;
 	u64 f = spin_lock_irqsave(&km_lock);
 	o->next = free_lists[h->cls];
 	free_lists[h->cls] = o;
 	spin_unlock_irqrestore(&km_lock, f);
+}
+
+u64 kmalloc_bytes_in_use(void)
+{
+	return __atomic_load_n(&bytes_in_use, __ATOMIC_RELAXED);
+}
+
+u64 kmalloc_class_pages(void)
+{
+	return READ_ONCE(class_pages);
 }
