@@ -13,6 +13,7 @@
 #include "tests/fault/leak_check.h"
 #include "kernel/debug/fault_inject.h"
 #include "kernel/time/time.h"
+#include "kernel/printk.h"
 #include "sched/sched.h"
 #include "process/process.h"
 #include "mm/mm.h"
@@ -134,8 +135,20 @@ static void filters(struct ktest *t)
 	KT_EXPECT_OP(t, fail_page_alloc.injected, >=, 1);
 }
 
-/* The check fails on each kind of leak it is shown, and passes once it
- * is undone. */
+/* The leak check, its lines captured off the console (the leaks shown
+ * to it are deliberate). */
+static char checked[2048];
+static int check_quietly(const struct leak_snapshot *a, const struct leak_snapshot *b)
+{
+	struct printk_capture cap = { checked, sizeof(checked), 0, true };
+	printk_capture_start(&cap);
+	int n = leak_check(a, b);
+	printk_capture_stop();
+	return n;
+}
+
+/* The check fails on each kind of leak it is shown, naming it, and
+ * passes once it is undone. */
 static void leak_check_sees_leaks(struct ktest *t)
 {
 	struct leak_snapshot a, b;
@@ -143,19 +156,25 @@ static void leak_check_sees_leaks(struct ktest *t)
 	void *p = kmalloc(100);
 	u64 f = frame_alloc();
 	leak_snapshot(&b);
-	KT_EXPECT_EQ(t, leak_check(&a, &b), 2);         /* kmalloc bytes, frames */
+	KT_EXPECT_EQ(t, check_quietly(&a, &b), 2);
+	KT_EXPECT_STR_CONTAINS(t, checked, "kmalloc bytes in use");
+	KT_EXPECT_STR_CONTAINS(t, checked, "after: LEAK (+128)");  /* 100 + the header: 128 */
+	KT_EXPECT_STR_CONTAINS(t, checked, "LEAK (-1");            /* the frame */
 	kfree(p);
 	frame_free(f);
 	leak_snapshot(&b);
-	KT_EXPECT_EQ(t, leak_check(&a, &b), 0);
-	/* A thread not yet joined holds its stack and struct: three figures. */
+	KT_EXPECT_EQ(t, check_quietly(&a, &b), 0);
+	KT_EXPECT(t, !strstr(checked, "LEAK"));
+	/* A thread not yet joined holds its stack and struct. */
 	struct thread *th = thread_create(count_call, NULL, "fault-leak", PRIO_NORMAL, 0);
 	sleep_ns(NSEC_PER_MSEC);
 	leak_snapshot(&b);
-	KT_EXPECT_EQ(t, leak_check(&a, &b), 3);         /* stacks, kmalloc, threads */
+	KT_EXPECT_EQ(t, check_quietly(&a, &b), 3);
+	KT_EXPECT_STR_CONTAINS(t, checked, "leak check: kernel stacks free");
+	KT_EXPECT_STR_CONTAINS(t, checked, "leak check: threads");
 	thread_join(th);
 	leak_snapshot(&b);
-	KT_EXPECT_EQ(t, leak_check(&a, &b), 0);
+	KT_EXPECT_EQ(t, check_quietly(&a, &b), 0);
 	ktest_diag(t, "%llu frames free, %llu kernel stacks free of %llu, %llu kmalloc bytes, "
 		   "%llu handles, %llu processes, %llu threads", (unsigned long long)b.frames_free,
 		   (unsigned long long)b.stacks_free, (unsigned long long)b.stack_slots,
