@@ -102,7 +102,8 @@ MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT) | tr a-
 # ---- flags ----------------------------------------------------------------
 # -mno-red-zone: interrupts arrive on the current stack and would overwrite
 # the 128 bytes below %rsp. -mgeneral-regs-only: no SSE state to save.
-# -fno-omit-frame-pointer: backtraces and GDB walk %rbp chains
+# -fno-omit-frame-pointer: backtraces, GDB and fault injection's caller
+# filter (kernel/debug/fault_inject.h) walk %rbp chains
 # (FRAME_POINTER=0 leaves them out, so that a function has a frame only
 # where the compiler needs one: tools/experiments/codegen.py, experiment E5).
 # PREEMPT_ENABLE_CALL=c: preempt_enable() calls preempt_schedule() as plain
@@ -129,7 +130,7 @@ LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segmen
 # Every folder of kernel source, lowest layer first (tests/layers).
 KERNEL_DIRS := lib boot arch/x86_64 $(sort $(dir $(wildcard arch/x86_64/*/*.[ch] arch/x86_64/*/*/*.[ch] arch/x86_64/*/*.asm))) \
 	kernel $(sort $(dir $(wildcard kernel/*/*.[ch]))) mm sched process ipc drivers bench \
-	tests/kernel tests/torture tests/disasm shell init
+	tests/kernel tests/fault tests/torture tests/disasm shell init
 C_SRCS := $(wildcard $(addsuffix /*.c,$(KERNEL_DIRS:/=)))
 C_SRCS := $(filter-out arch/x86_64/kernel/asm-offsets.c bench/bench_pair.c,$(C_SRCS))
 ASM_SRCS := $(wildcard $(addsuffix /*.asm,$(KERNEL_DIRS:/=)))
@@ -256,7 +257,7 @@ $(ISO).cmdline: FORCE
 # (preempt=MODE added to CMDLINE) and one per test suite (test=SUITE), for
 # MENU_TIMEOUT seconds, on the serial line as well. $(ISO).menu records the
 # choice, as $(ISO).cmdline does CMDLINE.
-KTEST_SUITES := $(sort $(shell sed -n 's/^KTEST_SUITE.\([a-z0-9_]*\),.*/\1/p' tests/kernel/*.c))
+KTEST_SUITES := $(sort $(shell sed -n 's/^KTEST_SUITE.\([a-z0-9_]*\),.*/\1/p' tests/kernel/*.c tests/fault/*.c))
 MENU_WORDS := $(if $(filter 1,$(MENU)),$(PREEMPT_MODES:%=preempt=%) test=all $(KTEST_SUITES:%=test=%))
 $(ISO).menu: FORCE
 	@mkdir -p $(dir $@)
@@ -417,8 +418,11 @@ help:
 	@echo "  check-layers   includes point down the layers of tests/layers; no folder over 25 entries"
 	@echo "  check-paths    every repository path named in code, comments and docs exists"
 	@echo "  host-test      only the host unit tests of lib/"
-	@echo "  fuzz           every fuzz target (tests/fuzz/) for $(FUZZ_LONG) executions, or FUZZ_TIME s each"
+	@echo "  fuzz           every fuzz target (tests/fuzz/) for $(FUZZ_LONG) executions, or FUZZ_TIME s each;"
+	@echo "                 then fuzz-inject (FUZZ_INJECT=0: not)"
 	@echo "  fuzz-test      each fuzz target for $(FUZZ_RUNS) executions, seed $(FUZZ_SEED) (part of make test)"
+	@echo "  fuzz-inject    sysfuzz and ipcfuzz under fault injection, each allocator at 1% and 10%, a leak check"
+	@echo "                 after each run: one boot, -icount, $(FAULT_FUZZ_SYS_CALLS) and $(FAULT_FUZZ_IPC_CALLS) calls a run (end of make fuzz)"
 	@echo "  check-disasm   disassemble the probes of every count model and check them"
 	@echo "  compile_commands.json  every object's real compile command, for clangd/clang-tidy (make writes build/'s)"
 	@echo "  check-protos   fail if a .c file declares a function (tests/check-protos; the build's"
@@ -458,10 +462,13 @@ help:
 	@echo "  help           this text"
 	@echo "user programs (boot modules /boot/user/NAME, user/user.mk; add one: drop in user/NAME.c):"
 	@echo "  hello [ARGS]        its pid and each argv[i]"
+	@echo "  true                exits 0 at once, silently (Unix's true: the fuzzers' spawn=true child)"
 	@echo "  spin [N] [prio=P]   burns CPU in ring 3: forever, or N x 1,000,000 iterations; P: SCHED_FIFO"
 	@echo "  fault KIND          null kernel-read kernel-write ud de gp bp stack badptr: killed by a signal"
 	@echo "  cyclictest [loops=N] [interval=US] [prio=P] [nsecs=1]  clock_nanosleep wake-up latency, cyclictest 2.4's T: line"
-	@echo "  sysfuzz [calls=N] [seed=S]  random system calls with hostile arguments; a summary"
+	@echo "  sysfuzz [calls=N] [seed=S] [spawn=PROG]  random system calls with hostile arguments; a summary"
+	@echo "                      (spawn=true: one call in 64 starts true and waits, for fault injection)"
+	@echo "  ipcfuzz [ops=N] [seed=S] [spawn=PROG]  random IPC operations on handles 0-7 (the ipc suite runs four)"
 	@echo "  sysret_hole         a syscall in the last two bytes below USER_TOP (CVE-2012-0217): SIGSEGV"
 	@echo "  isolate [ROUNDS]    run two at once: each must keep seeing its own pid at one address"
 	@echo "  uaccess             each bad pointer to each pointer-taking call must give -EFAULT"
@@ -484,7 +491,8 @@ help:
 	@echo "  MENU=$(MENU) MENU_TIMEOUT=$(MENU_TIMEOUT)  1: a GRUB menu, one entry per mode and per test suite, MENU_TIMEOUT s to pick"
 	@echo "  MIGHT_FAULT=$(MIGHT_FAULT)   0: user copies without might_fault() (boot: might_fault=off)"
 	@echo "  PREEMPT_ENABLE_CALL=$(PREEMPT_ENABLE_CALL)  preempt_enable()'s slow path: thunk (register-saving, callers stay leaf) or c (a plain C call)"
-	@echo "  FRAME_POINTER=$(FRAME_POINTER)  0: -fomit-frame-pointer (make experiments' E5 builds; no %rbp chains for backtraces)"
+	@echo "  FRAME_POINTER=$(FRAME_POINTER)  0: -fomit-frame-pointer (make experiments' E5 builds; no %rbp chains for backtraces"
+	@echo "                   or fault injection's caller filter, so no fault injection)"
 	@echo "  EXPERIMENTS_OUT=$(EXPERIMENTS_OUT) EXPERIMENTS_DOC=$(EXPERIMENTS_DOC)  make experiments: output directory; a second copy of the page (docs)"
 	@echo "  LOCKDEP=$(LOCKDEP)       1: lockdep-lite, lock order (ABBA) and IRQ-state checks (kernel/locking/lockdep.h)"
 	@echo "  CMDLINE=\"$(CMDLINE)\"   kernel command line baked into the ISO"
@@ -495,6 +503,7 @@ help:
 	@echo "  TESTFLAGS=        extra tests/run arguments in make test, e.g. --group smp"
 	@echo "  FUZZ_TARGETS=\"$(FUZZ_TARGETS)\"  FUZZ_TIME=$(FUZZ_TIME) FUZZ_LONG=$(FUZZ_LONG)  make fuzz's targets, seconds or executions each"
 	@echo "  FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CC=$(FUZZ_CC)  make fuzz-test's executions and seed; the compiler (clang, libFuzzer)"
+	@echo "  FAULT_FUZZ_SYS_CALLS=$(FAULT_FUZZ_SYS_CALLS) FAULT_FUZZ_IPC_CALLS=$(FAULT_FUZZ_IPC_CALLS) FAULT_FUZZ_SEED=$(FAULT_FUZZ_SEED) FUZZ_INJECT=$(FUZZ_INJECT)  make fuzz-inject's calls a run, seed"
 	@echo "  GDB_PORT GDB_BREAK GDB_SERIAL  make gdb: gdbstub port (20000 + uid), first breakpoint (kmain), serial log"
 	@echo "  TORTURE_MODELS TORTURE_MODES TORTURE_SMP TORTURE_DURATION TORTURE_SEED TORTURE_MIN_WAKEUPS TORTURE_TIMEOUT TORTURE_OUT  make torture's matrix"
 	@echo "  BENCH_MODELS BENCH_MODES BENCH_SMP BENCH_LOADS BENCH_ARGS BENCH_JOBS BENCH_TIMEOUT BENCH_OUT  make bench's matrix"

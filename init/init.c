@@ -11,6 +11,7 @@
 #include "lib/string.h"
 #include "lib/parse.h"
 #include "drivers/console_drv.h"
+#include "kernel/debug/fault_inject.h"
 
 /* What `make run` shows when nothing else is asked for: well under a
  * minute of benchmarks under wall-clock TCG. */
@@ -53,6 +54,9 @@ __noreturn void kernel_init_run(void)
 	 * they were), which start their own (tests/kernel/test_udriver.c). */
 	if (serial_drv_option == 1 || (serial_drv_option == -1 && !test_suites[0]))
 		console_drv_start(0, 0);
+	/* The boot is done: from here on fault injection (failslab= ...)
+	 * may fail a process's system calls (kernel/debug/fault_inject.h). */
+	fault_inject_start();
 	if (!strcmp(test_suites, "panic"))
 		panic("test=panic: a deliberate panic, to show what one looks like");
 	if (test_suites[0]) {             /* test=...: run suites, then exit */

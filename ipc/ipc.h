@@ -25,6 +25,7 @@
 
 struct process;
 struct thread;
+struct fault_attr;
 
 enum kobj_type { KOBJ_NONE, KOBJ_ENDPOINT, KOBJ_NOTIFICATION };
 
@@ -121,6 +122,11 @@ struct endpoint *endpoint_create(void);
 struct notification *notification_create(void);
 void kobject_get(struct kobject *o);
 void kobject_put(struct kobject *o);
+/* Endpoints and notifications alive, and handles in every table (the
+ * leak check, tests/fault/leak_check.h). */
+u32 ipc_objects_live(void);
+u32 ipc_handles_live(void);
+extern struct fault_attr fail_kobject_alloc;
 /* A free slot for o (the reference passes to the table): its number, or
  * -EMFILE. */
 int handle_install(struct ipc_state *s, struct kobject *o, u64 badge, u32 rights);

@@ -10,6 +10,7 @@
 #include "process/process.h"
 #include "mm/mm.h"
 #include "kernel/panic.h"
+#include "kernel/debug/fault_inject.h"
 #include "sched/sched.h"
 #include "lib/string.h"
 #include "lib/format.h"
@@ -17,16 +18,25 @@
 
 DEFINE_SPINLOCK(ipc_lock);
 static volatile u32 next_obj_id = 1;
+static volatile u32 objects_live, handles_live; /* atomic */
+
+/* endpoint_create() and notification_create() return NULL (the system
+ * calls: -ENOMEM), with the boot option fail_kobject_alloc= (kernel/debug/
+ * fault_inject.h): the objects' own failure, apart from failslab's. */
+DEFINE_FAULT_ATTR(fail_kobject_alloc);
 
 static void kobject_init(struct kobject *o, int type)
 {
 	o->type = type;
 	o->id = __atomic_fetch_add(&next_obj_id, 1, __ATOMIC_RELAXED);
 	o->refs = 1;
+	__atomic_fetch_add(&objects_live, 1, __ATOMIC_RELAXED);
 }
 
 struct endpoint *endpoint_create(void)
 {
+	if (should_fail(&fail_kobject_alloc, sizeof(struct endpoint)))
+		return NULL;
 	struct endpoint *ep = kzalloc(sizeof(*ep));
 	if (!ep)
 		return NULL;
@@ -37,6 +47,8 @@ struct endpoint *endpoint_create(void)
 
 struct notification *notification_create(void)
 {
+	if (should_fail(&fail_kobject_alloc, sizeof(struct notification)))
+		return NULL;
 	struct notification *n = kzalloc(sizeof(*n));
 	if (!n)
 		return NULL;
@@ -53,8 +65,20 @@ void kobject_get(struct kobject *o)
  * queued thread holds a handle to it). */
 void kobject_put(struct kobject *o)
 {
-	if (__atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL) == 0)
+	if (__atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		__atomic_fetch_sub(&objects_live, 1, __ATOMIC_RELAXED);
 		kfree(o);
+	}
+}
+
+u32 ipc_objects_live(void)
+{
+	return __atomic_load_n(&objects_live, __ATOMIC_RELAXED);
+}
+
+u32 ipc_handles_live(void)
+{
+	return __atomic_load_n(&handles_live, __ATOMIC_RELAXED);
 }
 
 /* Under ipc_lock: the last handle that could receive on ep is gone, so
@@ -82,6 +106,7 @@ static void handle_release(struct handle *hd)
 		spin_unlock_irqrestore(&ipc_lock, f);
 	}
 	hd->obj = NULL;
+	__atomic_fetch_sub(&handles_live, 1, __ATOMIC_RELAXED);
 	kobject_put(o);
 }
 
@@ -99,6 +124,7 @@ int handle_install(struct ipc_state *s, struct kobject *o, u64 badge, u32 rights
 		hd->badge = badge;
 		hd->rights = rights;
 		hd->obj = o;
+		__atomic_fetch_add(&handles_live, 1, __ATOMIC_RELAXED);
 		return h;
 	}
 	return -EMFILE;

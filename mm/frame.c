@@ -8,6 +8,7 @@
 #include "kernel/locking/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/debug/fault_inject.h"
 #include "lib/bitmap.h"
 #include "lib/string.h"
 
@@ -111,6 +112,8 @@ static u64 find_free_from(u64 start)
 
 u64 frame_alloc_above(u64 min_phys)
 {
+	if (should_fail(&fail_page_alloc, PAGE_SIZE))
+		return 0;
 	u64 flags = spin_lock_irqsave(&frame_lock);
 	u64 start = MAX(min_phys >> PAGE_SHIFT, 1);
 	u64 f = find_free_from(start);
@@ -124,6 +127,8 @@ u64 frame_alloc_above(u64 min_phys)
 
 u64 frame_alloc(void)
 {
+	if (should_fail(&fail_page_alloc, PAGE_SIZE))
+		return 0;
 	u64 flags = spin_lock_irqsave(&frame_lock);
 	u64 f = find_free_from(hint ? hint : 1);
 	if (!f)
@@ -139,6 +144,8 @@ u64 frame_alloc(void)
 
 u64 frame_alloc_contig(size_t n)
 {
+	if (should_fail(&fail_page_alloc, n * PAGE_SIZE))
+		return 0;
 	u64 flags = spin_lock_irqsave(&frame_lock);
 	u64 run = 0, start = 0;
 	for (u64 f = 1; f < nframes; f++) {

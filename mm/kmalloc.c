@@ -6,6 +6,7 @@
 #include "mm/mm.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/panic.h"
+#include "kernel/debug/fault_inject.h"
 #include "lib/string.h"
 
 #define KM_MAGIC_USED 0x6B6D616C6C6F6375ULL /* "kmallocu" */
@@ -30,6 +31,8 @@ static DEFINE_SPINLOCK(km_lock);
  * the frames kmalloc holds (its classes' pages, which it keeps, and the
  * big objects' frames). */
 static u64 km_objects, km_pages;
+static volatile u64 bytes_in_use;  /* atomic */
+static u64 class_pages;            /* under km_lock */
 
 static size_t class_size(int c)
 {
@@ -38,6 +41,8 @@ static size_t class_size(int c)
 
 void *kmalloc(size_t size)
 {
+	if (should_fail(&failslab, size))
+		return NULL;
 	size_t need = size + sizeof(struct km_header);
 	int c = 0;
 	while (c < NCLASSES && class_size(c) < need)
@@ -53,6 +58,7 @@ void *kmalloc(size_t size)
 		h->npages = (u32)n;
 		__atomic_add_fetch(&km_objects, 1, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&km_pages, n, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&bytes_in_use, n * PAGE_SIZE, __ATOMIC_RELAXED);
 		return h + 1;
 	}
 	u64 f = spin_lock_irqsave(&km_lock);
@@ -63,6 +69,7 @@ void *kmalloc(size_t size)
 			return NULL;
 		}
 		__atomic_add_fetch(&km_pages, 1, __ATOMIC_RELAXED);
+		class_pages++;
 		char *page = phys_to_virt(pa);
 		for (size_t off = 0; off + class_size(c) <= PAGE_SIZE; off += class_size(c)) {
 			struct km_free *o = (struct km_free *)(page + off);
@@ -79,6 +86,7 @@ void *kmalloc(size_t size)
 	if (o->h.magic != KM_MAGIC_FREE)
 		panic("kmalloc: free list of class %zu corrupted at %p", class_size(c), o);
 	o->h.magic = KM_MAGIC_USED;
+	__atomic_fetch_add(&bytes_in_use, class_size(c), __ATOMIC_RELAXED);
 	return &o->h + 1;
 }
 
@@ -103,10 +111,12 @@ void kfree(void *p)
 	if (h->cls == BIG_CLASS) {
 		__atomic_sub_fetch(&km_pages, h->npages, __ATOMIC_RELAXED);
 		h->magic = KM_MAGIC_FREE;
+		__atomic_fetch_sub(&bytes_in_use, (u64)h->npages * PAGE_SIZE, __ATOMIC_RELAXED);
 		frame_free_contig(virt_to_phys(h), h->npages);
 		return;
 	}
 	BUG_ON(h->cls >= NCLASSES);
+	__atomic_fetch_sub(&bytes_in_use, class_size((int)h->cls), __ATOMIC_RELAXED);
 	struct km_free *o = (struct km_free *)h;
 	o->h.magic = KM_MAGIC_FREE;
 	u64 f = spin_lock_irqsave(&km_lock);
@@ -119,4 +129,14 @@ void kmalloc_usage(u64 *objects, u64 *pages)
 {
 	*objects = __atomic_load_n(&km_objects, __ATOMIC_RELAXED);
 	*pages = __atomic_load_n(&km_pages, __ATOMIC_RELAXED);
+}
+
+u64 kmalloc_bytes_in_use(void)
+{
+	return __atomic_load_n(&bytes_in_use, __ATOMIC_RELAXED);
+}
+
+u64 kmalloc_class_pages(void)
+{
+	return READ_ONCE(class_pages);
 }

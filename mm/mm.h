@@ -68,6 +68,17 @@ void kfree(void *p);
 /* Objects allocated and not freed; frames kmalloc holds (freed small
  * objects' pages stay with it for reuse). */
 void kmalloc_usage(u64 *objects, u64 *pages);
+/* What kmalloc holds, for the leak check (tests/fault/leak_check.h):
+ * bytes of live objects (each counted at its class size, header
+ * included; a large one in whole pages), and the pages its size classes
+ * have taken from the frame allocator (kept on their free lists, never
+ * given back). */
+u64 kmalloc_bytes_in_use(void);
+u64 kmalloc_class_pages(void);
+
+/* fault_attrs.c: the allocators' fault injection (kernel/debug/fault_inject.h). */
+struct fault_attr;
+extern struct fault_attr failslab, fail_page_alloc, fail_stack_alloc;
 
 extern char _kernel_phys_start[], _text_start[], _text_end[], _rodata_start[],
 	_rodata_end[], _data_start[], _data_end[], _bss_start[], _bss_end[],

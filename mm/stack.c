@@ -14,6 +14,7 @@
 #include "mm/mm.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/panic.h"
+#include "kernel/debug/fault_inject.h"
 #include "lib/string.h"
 
 #define STACK_FRAMES (STACK_SIZE / PAGE_SIZE)
@@ -37,6 +38,8 @@ static u64 reuse(void)
 
 u64 stack_alloc(void)
 {
+	if (should_fail(&fail_stack_alloc, STACK_SIZE))
+		return 0;
 	u64 top = reuse();
 	if (top)
 		return top;

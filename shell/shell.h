@@ -31,6 +31,8 @@ int cmd_spawn(int argc, char **argv);
 int cmd_kill(int argc, char **argv);
 int cmd_sleep(int argc, char **argv);
 int cmd_programs(int argc, char **argv);
+/* shell/shell_fail.c: fault injection. */
+int cmd_fail(int argc, char **argv);
 
 /* Run one command line; returns 0, or -1 if the command failed or was
  * not understood (after printing why). */

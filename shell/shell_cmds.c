@@ -291,6 +291,10 @@ const struct shell_cmd shell_cmds[] = {
 	{ "spawn", "spawn PROG [ARGS]          start a user program in the background", cmd_spawn },
 	{ "kill", "kill PID                   end a process", cmd_kill },
 	{ "sleep", "sleep MS                   let the shell wait MS milliseconds", cmd_sleep },
+	{ "fail", "fail [NAME PERCENT|NAME I,P,S,T|seed N]  fault injection: each allocator's "
+		  "probability, failures injected; set one\n"
+		  "  fail fuzz sys|ipc [calls=N seed=S attr=NAME percent=P]  the fuzzers under "
+		  "injection (1% and 10% each), a leak check after each", cmd_fail },
 	{ "poweroff", "poweroff                   leave QEMU", cmd_poweroff },
 };
 const size_t shell_ncmds = ARRAY_SIZE(shell_cmds);

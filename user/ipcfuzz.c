@@ -1,4 +1,5 @@
-/* ipcfuzz [ops=N] [seed=S]: random IPC operations (defaults 30000, 1).
+/* ipcfuzz [ops=N] [seed=S] [spawn=PROG]: random IPC operations (defaults
+ * 30000, 1, none).
  * Several of these run at once (the ipc suite's fuzz case starts four on
  * two CPUs, each with the same handles 0..3: two endpoints with every
  * right, a notification, a badged send-only copy of the first endpoint),
@@ -17,15 +18,23 @@
  * and exits 0. Some operations wait for a partner that never comes (all
  * four in recv): the suite kills a fuzzer when none has moved for a
  * while, which is itself a test, of the kill-while-blocked path.
+ * spawn=PROG: one spawn in four (drawn) starts PROG for real (argv
+ * { PROG }; `true` exits 0 at once, silently) with the handles drawn, and
+ * waits for it: the handles copied into a process being made, for the
+ * fault injection runs (tests/fault/fault_fuzz.c).
  * What it shows: the IPC boundary's checks, under concurrency. */
 #include "user/lib/crt0.h"
 #include "user/lib/stdio.h"
 #include "user/lib/stdlib.h"
 #include "user/lib/ipc.h"
+#include "user/lib/syscall.h"
 #include "uapi/layout.h"
+#include "lib/string.h"
 
 static u64 state;
 static u8 buf[2 * IPC_BUF_MAX] __aligned(16);
+static const char *child;       /* spawn=PROG */
+static char child_name[32];
 
 static u64 xorshift64(void)
 {
@@ -99,6 +108,12 @@ static long one_op(void)
 	case 10: return notification_create();
 	case 11: {
 		int hv[2] = { (int)handle(), (int)handle() };
+		if (child && xorshift64() % 4 == 0) {
+			long pid = spawn_handles(child, NULL, hv, (int)(xorshift64() % 3));
+			if (pid > 0)
+				wait4(pid, NULL, 0, NULL);
+			return pid;
+		}
 		return spawn_handles("ipcfuzz!none", NULL, hv, (int)(xorshift64() % 3));
 	}
 	default: return syscall6(__NR_ipc_call, wait_handle(), (long)m.tag, 0, 0, 0, (long)buf);
@@ -109,10 +124,17 @@ int main(int argc, char **argv)
 {
 	unsigned long ops = 30000, seed = 1;
 	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "spawn=", 6) && argv[i][6]) {
+			/* A copy: the fuzzing writes to the top of the stack,
+			 * where argv's strings are. */
+			strlcpy(child_name, argv[i] + 6, sizeof(child_name));
+			child = child_name;
+			continue;
+		}
 		int o = parse_option(argv[i], "ops", &ops);
 		int s = o ? 0 : parse_option(argv[i], "seed", &seed);
 		if (o <= 0 && s <= 0) {
-			dprintf(STDERR_FILENO, "usage: ipcfuzz [ops=N] [seed=S]\n");
+			dprintf(STDERR_FILENO, "usage: ipcfuzz [ops=N] [seed=S] [spawn=PROG]\n");
 			return 2;
 		}
 	}

@@ -1,4 +1,5 @@
-/* sysfuzz [calls=N] [seed=S]: a system call fuzzer (defaults 100000, 1).
+/* sysfuzz [calls=N] [seed=S] [spawn=PROG]: a system call fuzzer (defaults
+ * 100000, 1, none).
  * An xorshift64 generator (Marsaglia, "Xorshift RNGs", 2003) picks a
  * number in 0..NR_SYSCALLS+100 and six arguments from a pool of values
  * that have broken kernels before: random 64-bit values, small integers,
@@ -30,6 +31,13 @@
  *     mint, close, reply, signal) take any argument.
  * A new system call that can block or end the caller needs a rule here.
  *
+ * spawn=PROG: one call in SPAWN_EVERY (drawn) is instead a real
+ * spawn(PROG) (argv { PROG }; `true` exits 0 at once, silently), waited
+ * for with wait4: a process's whole making and unmaking, for the fault
+ * injection runs (tests/fault/fault_fuzz.c), which fail its allocations
+ * at random. One more line then:
+ *   sysfuzz: spawned PROG N times: X exited 0, Y -ENOMEM, Z other
+ *
  * What it shows: the system call boundary's checks, under load. */
 #include "user/lib/crt0.h"
 #include "user/lib/stdio.h"
@@ -43,6 +51,7 @@
 #define BUF_SIZE 4096
 #define RAND_RUN 64                    /* bytes made random at a buffer pointer */
 #define NOT_A_MODULE "sysfuzz!none"
+#define SPAWN_EVERY 64
 
 static u64 state;
 static u8 buf[BUF_SIZE] __aligned(16);
@@ -139,14 +148,43 @@ static void tame(long nr, long a[6], const enum arg_kind kind[6], long self)
 
 static int usage(void)
 {
-	dprintf(STDERR_FILENO, "usage: sysfuzz [calls=N] [seed=S]\n");
+	dprintf(STDERR_FILENO, "usage: sysfuzz [calls=N] [seed=S] [spawn=PROG]\n");
 	return 2;
+}
+
+static const char *child;                /* spawn=PROG */
+static char child_name[32];
+static unsigned long spawned, exited0, nomem, spawn_other;
+
+/* spawn=PROG's call: start it, wait for it. A random wait4 of the fuzzer
+ * may have reaped it first, and a random kill ended it: both "other". */
+static void spawn_child(void)
+{
+	long pid = spawn(child, NULL);
+	spawned++;
+	if (pid == -ENOMEM) {
+		nomem++;
+		return;
+	}
+	int status = 0;
+	if (pid > 0 && wait4(pid, &status, 0, NULL) == pid && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0)
+		exited0++;
+	else
+		spawn_other++;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long calls = 100000, seed = 1;
 	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "spawn=", 6) && argv[i][6]) {
+			/* A copy: the fuzzing writes to the top of the stack,
+			 * where argv's strings are. */
+			strlcpy(child_name, argv[i] + 6, sizeof(child_name));
+			child = child_name;
+			continue;
+		}
 		int c = parse_option(argv[i], "calls", &calls);
 		int s = c ? 0 : parse_option(argv[i], "seed", &seed);
 		if (c < 0 || s < 0)
@@ -161,6 +199,10 @@ int main(int argc, char **argv)
 	unsigned long ok = 0, efault = 0, einval = 0, enosys = 0, other = 0;
 
 	for (unsigned long i = 0; i < calls; i++) {
+		if (child && xorshift64() % SPAWN_EVERY == 0) {
+			spawn_child();
+			continue;
+		}
 		long nr, a[6];
 		enum arg_kind kind[6];
 		do
@@ -185,5 +227,8 @@ int main(int argc, char **argv)
 	}
 	printf("\nsysfuzz: %lu calls, seed %lu: %lu ok, %lu -EFAULT, %lu -EINVAL, "
 	       "%lu -ENOSYS, %lu other\n", calls, seed, ok, efault, einval, enosys, other);
+	if (child)
+		printf("sysfuzz: spawned %s %lu times: %lu exited 0, %lu -ENOMEM, %lu other\n",
+		       child, spawned, exited0, nomem, spawn_other);
 	return 0;
 }

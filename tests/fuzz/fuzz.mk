@@ -25,6 +25,16 @@
 # A crash leaves its input as $(BUILD)/fuzz/crash-NAME-*; rerun it with
 # $(BUILD)/fuzz/fuzz_NAME FILE, fix the parser, and keep the input as a
 # regression seed in tests/fuzz/corpus/NAME/.
+#
+#   make fuzz-inject          the kernel's own fuzzers under fault injection
+#                             (tests/fault/fault_fuzz.h): one boot under
+#                             -icount running the shell's `fail fuzz sys` and
+#                             `fail fuzz ipc`, each allocator of the set at 1%
+#                             and 10% with a leak check after each run, at
+#                             FAULT_FUZZ_SYS_CALLS and FAULT_FUZZ_IPC_CALLS
+#                             system calls a run; make fuzz ends with it
+#                             (FUZZ_INJECT=0: not). make test's rows
+#                             fault-inject* run the same at 50,000 and 10,000.
 
 FUZZ_SAVED_GOAL := $(.DEFAULT_GOAL)
 
@@ -35,6 +45,11 @@ FUZZ_RUNS    ?= 20000
 FUZZ_SEED    ?= 1
 FUZZ_BUILD   ?= $(or $(BUILD),build)/fuzz
 FUZZ_TARGETS ?= cmdline shell multiboot acpi elf ktap
+FUZZ_INJECT  ?= 1
+FAULT_FUZZ_SYS_CALLS ?= 1000000
+FAULT_FUZZ_IPC_CALLS ?= 200000
+FAULT_FUZZ_SEED      ?= $(FUZZ_SEED)
+FAULT_FUZZ_TIMEOUT   ?= 3600
 FUZZ_SAN     := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 # HOST_CFLAGS is gnu11 -Wall -Wextra -Werror -fno-builtin ... as for host-test.
 FUZZ_CFLAGS  := $(HOST_CFLAGS) -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_FULL \
@@ -52,13 +67,24 @@ FUZZ_BINS := $(FUZZ_C_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 FUZZ_COMMON := $(HOST_LIB_SRCS) tests/fuzz/shim.c
 FUZZ_RUN := sh tests/fuzz/run-fuzz $(FUZZ_BUILD)
 
-.PHONY: fuzz fuzz-test fuzz-build fuzz-clean
+.PHONY: fuzz fuzz-test fuzz-build fuzz-clean fuzz-inject
 
 fuzz-build: $(FUZZ_BINS)
 
 fuzz: $(FUZZ_BINS)
 	$(Q)$(FUZZ_RUN) $(if $(FUZZ_TIME),time $(FUZZ_TIME),runs $(FUZZ_LONG)) \
 		$(FUZZ_SEED) $(FUZZ_TARGETS)
+	$(if $(filter 1,$(FUZZ_INJECT)),$(Q)$(MAKE) --no-print-directory fuzz-inject)
+
+# One row of tests/run's table, written here (tests/configs explains the
+# keys): both matrices' summary lines, none FAILED, no leak, no panic.
+FAULT_FUZZ_CMDS := fail fuzz sys calls=$(FAULT_FUZZ_SYS_CALLS) seed=$(FAULT_FUZZ_SEED);$\
+	fail fuzz ipc calls=$(FAULT_FUZZ_IPC_CALLS) seed=$(FAULT_FUZZ_SEED);fail
+fuzz-inject:
+	@mkdir -p $(FUZZ_BUILD)
+	$(Q)printf '%s\n' 'name=fuzz-inject smp=2 icount=1 ktap=no timeout=$(FAULT_FUZZ_TIMEOUT) cmdline="clock=icount bench=off serial_drv=off autorun=\"$(FAULT_FUZZ_CMDS)\"" grep="fault fuzz: sysfuzz matrix: |fault fuzz: ipcfuzz matrix: " nogrep="FAILED|LEAK|PANIC|Oops|BUG"' \
+		> $(FUZZ_BUILD)/fuzz-inject.configs
+	$(Q)nice -n 10 python3 tests/run --config $(FUZZ_BUILD)/fuzz-inject.configs
 
 fuzz-test: $(FUZZ_BINS)
 	$(Q)$(FUZZ_RUN) test $(FUZZ_RUNS) $(FUZZ_SEED) $(FUZZ_TARGETS)
