@@ -27,12 +27,9 @@
  *     kernel sets up for itself is failed;
  *   - in a user process's system call, in task context (Linux's
  *     task-filter): the caller can return -ENOMEM to user space; kernel
- *     threads, the shell and the tests are never failed;
- *   - with no function of fault_reject[] (kernel/debug/fault_inject.c) on
- *     the call stack, walked by frame pointer (Linux's reject-start and
- *     reject-end): callers that still BUG or panic on a failure. Without
- *     frame pointers (FRAME_POINTER=0) the stack cannot be read, so
- *     nothing is eligible while that list is not empty. */
+ *     threads, the shell and the tests are never failed.
+ * Every allocator a system call reaches hands its failure back to the
+ * caller (the audit in docs/08-testing.md), so no caller is exempted. */
 #ifndef FOLD_KERNEL_FAULT_INJECT_H
 #define FOLD_KERNEL_FAULT_INJECT_H
 #include "lib/types.h"
