@@ -1,6 +1,5 @@
 /* Fault injection: should_fail() and its filters (kernel/debug/fault_inject.h). */
 #include "kernel/debug/fault_inject.h"
-#include "kernel/debug/ksyms.h"
 #include "kernel/cmdline.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
