@@ -355,6 +355,9 @@ check: tools
 	$(Q)python3 tests/run --group check -j $(CHECK_JOBS) $(TESTFLAGS)
 
 # The harness runs last: its closing line is the run's "N passed, N failed".
+# Two rows at a time: every row passes beside a busy host (its bounds are
+# icount's or scale with what it measured), and a neighbour QEMU is one.
+TEST_JOBS ?= 2
 test: tools
 	$(Q)$(MAKE) -s host-test
 	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths
@@ -376,7 +379,7 @@ test: tools
 	$(Q)$(MAKE) -s --no-print-directory test-screen
 	$(Q)$(MAKE) -s --no-print-directory check-docs
 	$(Q)python3 tests/run --self-test
-	$(Q)python3 tests/run $(TESTFLAGS)
+	$(Q)python3 tests/run -j $(TEST_JOBS) $(TESTFLAGS)
 
 -include tests/host/host.mk
 -include tests/fuzz/fuzz.mk
@@ -415,6 +418,7 @@ help:
 	@echo "  check          the edit loop, a few minutes: host unit tests, the layer and path checks,"
 	@echo "                 and the rows of tests/configs tagged check (CHECK_JOBS=$(CHECK_JOBS) at once)"
 	@echo "  test           everything: host unit tests, every check, then every row of tests/configs"
+	@echo "                 (TEST_JOBS=$(TEST_JOBS) rows at once)"
 	@echo "  check-layers   includes point down the layers of tests/layers; no folder over 25 entries"
 	@echo "  check-paths    every repository path named in code, comments and docs exists"
 	@echo "  host-test      only the host unit tests of lib/"
