@@ -271,7 +271,10 @@ def main(argv=None):
         print(f"fold-replay: QEMU replays {what}, halted, and waits for GDB on "
               f"127.0.0.1:{args.port}. Attach from another terminal with:\n"
               f"    {attach}", flush=True)
-        return qemu.run_foreground(cmd).status
+        result = qemu.run_foreground(cmd)
+        if result.kind != "passed":
+            print(f"fold-replay: {result.message}", file=sys.stderr)
+        return result.status
     p = start_replay(cmd, os.path.join(rdir, "replay.qemu.txt"))
     if p is None:
         return 1
