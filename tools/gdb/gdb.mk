@@ -31,7 +31,7 @@ GDB_LAUNCH = python3 tools/gdb/launch.py --elf $(ELF) --init $(GDB_INIT) \
 	--port $(GDB_PORT) --break '$(GDB_BREAK)' --gdb '$(GDB)' $(QEMU_MACHINE) --iso $(ISO)
 
 # Record/replay: QEMU 7.2 records one CPU, so SMP is 1 unless given (and
-# then refused, by tools/lib/qemu.py, if it is not 1). The ISO is built
+# then refused below, before anything is built, if it is not 1). The ISO is built
 # into the recording's directory; clock=icount is added to the command line
 # (-icount's clock, as make run ICOUNT=1 does).
 REPLAY_DIR ?= $(BUILD)/replay

@@ -163,13 +163,14 @@ def has_display(qemu: list[str], name: str) -> bool:
 
 # Record/replay (QEMU 7.2 manual, "Record/replay"; make replay-record,
 # make replay, tools/gdb/replay.py). What QEMU 7.2 needs, found the hard way:
-# - -icount without sleep=off: with it a recording never got past the
-#   BIOS (no serial output in 5 minutes). Idle time is recorded as clock
-#   warps instead, so a replay is as deterministic.
+# - -icount without sleep=off: with it a recording printed nothing in 5
+#   minutes. Idle time is recorded as it passed instead; a replay of one
+#   recording is as deterministic.
 # - one vCPU: -smp 2 is refused ("Record/replay feature is not supported
 #   for 'smp'").
 # - the CD behind a blkreplay node (the manual's "Block devices"): read
-#   straight through -cdrom, the replay lost its way in GRUB and hung.
+#   straight through -cdrom (whose reads end at host-dependent times), a
+#   replay printed nothing in 2 minutes.
 #   The node is read-only, or savevm refuses it ("Device 'cd-rr' is
 #   writable but does not support snapshots").
 # - a drive for the snapshots that reverse execution loads: an empty raw
