@@ -369,6 +369,7 @@ test: tools
 	$(Q)python3 tests/check-compdb --self-test --build $(BUILD)
 	$(Q)python3 tests/check-disasm
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
+	$(Q)$(MAKE) -s --no-print-directory test-replay
 	$(Q)python3 tools/bench/run-bench --self-test
 	$(Q)python3 tools/bench/check-cyclictest --self-test
 	$(Q)python3 tools/bench/run-bench --repro-check
@@ -437,6 +438,13 @@ help:
 	@echo "  gdb            boot halted and attach GDB with fold's helpers (hbreak kmain)"
 	@echo "  qemu-gdb       only QEMU with its gdbstub; prints the command that attaches"
 	@echo "  test-gdb       the batch GDB session against QEMU -smp 2 (part of make test)"
+	@echo "  replay-record  record a run with QEMU's record/replay into $(REPLAY_DIR) (one CPU, -icount;"
+	@echo "                 CMDLINE, default test=preempt): docs/07-debugging.md, Reverse debugging"
+	@echo "  replay         replay that recording under GDB, stopped at GDB_BREAK: reverse-stepi,"
+	@echo "                 reverse-continue, watchpoints (no build: the recording keeps its kernel)"
+	@echo "  replay-qemu    only the replaying QEMU; prints the command that attaches GDB"
+	@echo "  test-replay    record test=preempt, replay it and walk back from preempt_schedule() to"
+	@echo "                 the andl that cleared bit 31 (part of make test)"
 	@echo "  bench          every COUNT x PREEMPT x SMP under -icount: build/bench/RESULTS.md"
 	@echo "                 (preempt, latency and userlat per load, throughput, uaccess, syscall,"
 	@echo "                 E8: hackbench, wakeup_hog, mode_cost; IPC: ipc, udriver;"
@@ -509,6 +517,7 @@ help:
 	@echo "  FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CC=$(FUZZ_CC)  make fuzz-test's executions and seed; the compiler (clang, libFuzzer)"
 	@echo "  FAULT_FUZZ_SYS_CALLS=$(FAULT_FUZZ_SYS_CALLS) FAULT_FUZZ_IPC_CALLS=$(FAULT_FUZZ_IPC_CALLS) FAULT_FUZZ_SEED=$(FAULT_FUZZ_SEED) FUZZ_INJECT=$(FUZZ_INJECT)  make fuzz-inject's calls a run, seed"
 	@echo "  GDB_PORT GDB_BREAK GDB_SERIAL  make gdb: gdbstub port (20000 + uid), first breakpoint (kmain), serial log"
+	@echo "  REPLAY_DIR=$(REPLAY_DIR)  make replay-record, make replay: the recording (record.bin, its kernel, consoles)"
 	@echo "  TORTURE_MODELS TORTURE_MODES TORTURE_SMP TORTURE_DURATION TORTURE_SEED TORTURE_MIN_WAKEUPS TORTURE_TIMEOUT TORTURE_OUT  make torture's matrix"
 	@echo "  BENCH_MODELS BENCH_MODES BENCH_SMP BENCH_LOADS BENCH_ARGS BENCH_JOBS BENCH_TIMEOUT BENCH_OUT  make bench's matrix"
 	@echo "  QEMU=$(QEMU)  the QEMU command (unset: $(QEMU_PROGRAM), tools/lib/qemu.py's default)"

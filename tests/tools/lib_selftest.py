@@ -96,12 +96,50 @@ def test_qemu_command(tmp) -> list[str]:
         problems.append("tcg_thread=many was accepted")
     except ValueError:
         pass
+    problems += _replay_command()
     env = {"QEMU": "/opt/qemu/bin/q -L '/a b'"}
     for got, want in ((qemu.program(env=env), ["/opt/qemu/bin/q", "-L", "/a b"]),
                       (qemu.program(env={}), [qemu.DEFAULT_QEMU]),
                       (qemu.program("mine", env=env), ["mine"])):
         if got != want:
             problems.append(f"program(): {got}, expected {want}")
+    return problems
+
+
+def _replay_command() -> list[str]:
+    """Record/replay: one CPU under TCG with the BIOS, or ValueError; the
+    CD behind a read-only blkreplay node, -icount without sleep=off, and
+    in replay the drive for the snapshots."""
+    problems = []
+    rec = qemu.command(["q"], qemu.Machine(smp=1, tcg_thread="auto"), "a.iso", "stdio",
+                       replay=qemu.Replay("record", "r.bin"))
+    joined = " ".join(rec)
+    for part in ("-smp 1 -accel tcg -icount shift=0,rr=record,rrfile=r.bin "
+                 "-drive file=a.iso,if=none,id=cd,format=raw,readonly=on "
+                 "-drive driver=blkreplay,if=none,image=cd,id=cd-rr,readonly=on "
+                 "-device ide-cd,drive=cd-rr,bootindex=0 -net none "
+                 "-global apic-common.vapic=off -display none",):
+        if part not in joined:
+            problems.append(f"record: no {part!r} in {joined}")
+    if "sleep=off" in joined or "-cdrom" in rec or rec.count("-icount") != 1 \
+            or "snapshot=on" in joined or "thread=" in joined:
+        problems.append(f"record: sleep=off, -cdrom, two -icount, a snapshot drive or "
+                        f"a TCG thread=: {joined}")
+    rep = " ".join(qemu.command(["q"], qemu.Machine(smp=1), "a.iso", "stdio", gdb_port=9,
+                                replay=qemu.Replay("replay", "r.bin", "s.raw")))
+    for part in ("-icount shift=0,rr=replay,rrfile=r.bin ",
+                 "-drive file=s.raw,format=raw,if=none,id=snapshots,snapshot=on",
+                 "-S -gdb tcp:127.0.0.1:9"):
+        if part not in rep:
+            problems.append(f"replay: no {part!r} in {rep}")
+    for m, why in ((qemu.Machine(), "SMP=1"), (qemu.Machine(smp=1, accel="kvm"), "TCG"),
+                   (qemu.Machine(smp=1, uefi=True), "BIOS")):
+        try:
+            qemu.command(["q"], m, "a.iso", "stdio", replay=qemu.Replay("record", "r.bin"))
+            problems.append(f"record/replay accepted {m}")
+        except ValueError as e:
+            if why not in str(e):
+                problems.append(f"record/replay refused {m} without naming {why}: {e}")
     return problems
 
 

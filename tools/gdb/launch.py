@@ -35,14 +35,17 @@ if ROOT not in sys.path:
 from tools.lib import proc, qemu  # noqa: E402
 
 
-def gdbinit_text(elf, port, stop_at=None, batch=False, helpers=None):
+def gdbinit_text(elf, port, stop_at=None, batch=False, helpers=None, settings=""):
     """The init file: architecture, symbols, helpers (tools/gdb/fold.py
     unless given), connect, and (if stop_at) a hardware breakpoint there and
-    `continue`."""
+    `continue`. settings: more GDB commands before the connection (make
+    replay's remotetimeout)."""
     with open(TEMPLATE) as f:
         text = f.read()
     batch_lines = ("set confirm off\nset pagination off\nset height 0\n"
                    "set width 0\n" if batch else "set confirm off\n")
+    if settings:
+        batch_lines += settings.rstrip("\n") + "\n"
     stop = f"fold-hbreak {stop_at}\ncontinue\n" if stop_at else ""
     return (text.replace("@BATCH@", batch_lines.rstrip("\n"))
             .replace("@ELF@", os.path.abspath(elf))
@@ -53,10 +56,11 @@ def gdbinit_text(elf, port, stop_at=None, batch=False, helpers=None):
             .replace("@STOP@", stop.rstrip("\n")))
 
 
-def write_init(path, elf, port, stop_at=None, batch=False, extra="", helpers=None):
+def write_init(path, elf, port, stop_at=None, batch=False, extra="", helpers=None,
+               settings=""):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
-        f.write(gdbinit_text(elf, port, stop_at, batch, helpers))
+        f.write(gdbinit_text(elf, port, stop_at, batch, helpers, settings))
         if extra:
             f.write(extra)
 

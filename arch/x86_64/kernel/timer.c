@@ -26,8 +26,12 @@ static void calibrate(void)
 	u64 t0 = rdtsc();
 	apic->write(APIC_TIMER_INIT, 0xFFFFFFFF);
 	u64 end = t0 + ns_to_tsc(10 * NSEC_PER_MSEC);
+	/* No cpu_relax(), as in tsc.c's calibrate_pit(): the APs are not up
+	 * yet, and under -icount every `pause` leaves QEMU's execution loop,
+	 * a record/replay checkpoint each (make replay): 10 ms of them were
+	 * most of a recording and of the time to replay it. */
 	while (rdtsc() < end)
-		cpu_relax();
+		;
 	u32 left = apic->read(APIC_TIMER_CURRENT);
 	u64 t1 = rdtsc();
 	apic->write(APIC_TIMER_INIT, 0);
