@@ -17,7 +17,7 @@
 #include "user/lib/stdio.h"
 #include "user/lib/stdlib.h"
 #include "user/lib/ipc.h"
-#include "user/pingpong.h"
+#include "user/lib/pingpong.h"
 #include "user/names.h"
 
 static u8 out[IPC_BUF_MAX], in[IPC_BUF_MAX];

@@ -12,7 +12,7 @@
 #include "user/lib/crt0.h"
 #include "user/lib/stdio.h"
 #include "user/lib/ipc.h"
-#include "user/pingpong.h"
+#include "user/lib/pingpong.h"
 
 static u8 buf[IPC_BUF_MAX];
 

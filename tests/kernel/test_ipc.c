@@ -21,7 +21,7 @@
 #include "sched/preempt_mode.h"
 #include "ipc/ipc.h"
 #include "tests/kernel/user_run.h"
-#include "user/pingpong.h"
+#include "user/lib/pingpong.h"
 #include "uapi/syscall.h"
 #include "uapi/errno.h"
 #include "lib/string.h"
