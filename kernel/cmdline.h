@@ -22,7 +22,7 @@
  * it against the keys declared with early_param() in the kernel image
  * (scripts/check-cmdline-keys.sh), so neither can drift from the other. */
 #define CMDLINE_KEYS " loglevel preempt test autorun idle hz maxcpus bench shell clock" \
-	" might_fault watchdog_thresh serial_drv"
+	" might_fault watchdog_thresh serial_drv lab_seeds lab_case"
 
 /* One option: its key, what a value looks like and the default (both for
  * the warnings), the setter, which returns 0, or -1 for a bad value and

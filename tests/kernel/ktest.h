@@ -21,27 +21,37 @@ struct ktest {
 	const char *name;
 	bool failed;
 	bool skipped;
+	u32 timed_out_ms;    /* the suite's runner gave up after this long */
 	char skip_reason[96];
 };
 
 struct ktest_case {
 	const char *name;
 	void (*fn)(struct ktest *t);
+	u32 timeout_ms;      /* for a suite with a runner: its time limit */
 };
 
 struct ktest_suite {
 	const char *name;
 	const struct ktest_case *cases;
 	size_t ncases;
+	/* NULL: each case is called in the suite's thread. Else this runs
+	 * it: the labs' runner (tests/labs/lab_run.c) gives each case a
+	 * thread of its own and a time limit, and says "# timeout after N
+	 * virtual ms" (timed_out_ms) instead of hanging. */
+	void (*run)(const struct ktest_suite *s, const struct ktest_case *c, struct ktest *t,
+		    int number);
 };
 
-#define KTEST_SUITE(sname, ...)                                               \
+#define KTEST_SUITE_RUN(sname, runner, ...)                                   \
 	static const struct ktest_case sname##_cases[] = { __VA_ARGS__ };     \
 	__attribute__((section(".ktest_suites"), used, aligned(8)))                     \
 	static const struct ktest_suite sname##_suite = {                     \
-		#sname, sname##_cases, ARRAY_SIZE(sname##_cases)              \
+		#sname, sname##_cases, ARRAY_SIZE(sname##_cases), runner      \
 	}
-#define KTEST_CASE(fn) { #fn, fn }
+#define KTEST_SUITE(sname, ...) KTEST_SUITE_RUN(sname, NULL, __VA_ARGS__)
+#define KTEST_CASE(fn) { #fn, fn, 0 }
+#define KTEST_CASE_TIMED(fn, ms) { #fn, fn, ms }
 
 __printf(4, 5) void ktest_fail(struct ktest *t, const char *file, int line,
 			       const char *fmt, ...);
