@@ -52,7 +52,7 @@ static const struct ktest_suite *find_suite(const char *name, size_t len)
 void ktest_list(void)
 {
 	for (const struct ktest_suite *s = _ktest_suites_start; s < _ktest_suites_end; s++)
-		printk("  %s (%zu cases)\n", s->name, s->ncases);
+		printk("  %s (%zu cases%s)\n", s->name, s->ncases, s->by_name ? ", by name only" : "");
 }
 
 static bool run_suite(const struct ktest_suite *s, int number)
@@ -128,7 +128,7 @@ int ktest_select(const char *list, const struct ktest_suite **chosen, size_t max
 		}
 		const struct ktest_suite *end = all ? _ktest_suites_end : s + 1;
 		for (; s < end; s++)
-			if (!chosen_already(chosen, n, s) && (size_t)n < max)
+			if (!(all && s->by_name) && !chosen_already(chosen, n, s) && (size_t)n < max)
 				chosen[n++] = s;
 		if (!e)
 			return n;

@@ -8,6 +8,10 @@
  * (kernel/lab.h): the skeleton `make lab` writes says, case by case,
  * which function is still to be written and the hint.
  *
+ * The suites run only by name (test=lab_l1,...: `all` leaves them out),
+ * with COUNT=folded under clock=icount, as make grade runs them; in any
+ * other build or clock every case says SKIP and why.
+ *
  * lab_seeds=S,S,...: the workloads. Every case runs once per seed and
  * names the seed in what it prints on a failure, so `make grade ...
  * SEED=S CASE=name` reruns exactly that. lab_case=NAME runs that case
@@ -23,7 +27,7 @@
 
 void lab_run_case(const struct ktest_suite *s, const struct ktest_case *c, struct ktest *t,
 		  int number);
-#define LAB_SUITE(sname, ...) KTEST_SUITE_RUN(sname, lab_run_case, __VA_ARGS__)
+#define LAB_SUITE(sname, ...) KTEST_SUITE_RUN(sname, lab_run_case, true, __VA_ARGS__)
 
 u32 lab_seed_count(void);
 u64 lab_seed(u32 i);

@@ -239,15 +239,15 @@ def test_log(tmp) -> list[str]:
 
 def test_tree(tmp) -> list[str]:
     ref, stu, dest = (os.path.join(tmp, d) for d in ("r", "s", "g"))
-    files = {"tests/t.c": "test", "kernel/k.c": "kernel", "Makefile": "make"}
+    files = {"tests/run": "test", "kernel/preempt.h": "kernel", "Makefile": "make"}
     for root in (ref, stu):
         for p, text in files.items():
             os.makedirs(os.path.dirname(os.path.join(root, p)), exist_ok=True)
             with open(os.path.join(root, p), "w") as f:
                 f.write(text)
-    with open(os.path.join(stu, "tests", "t.c"), "w") as f:
+    with open(os.path.join(stu, "tests", "run"), "w") as f:
         f.write("a test the student changed")
-    with open(os.path.join(stu, "kernel", "k.c"), "w") as f:
+    with open(os.path.join(stu, "kernel", "preempt.h"), "w") as f:
         f.write("the student's kernel")
     os.makedirs(os.path.join(dest, "build"))
     with open(os.path.join(dest, "stale.c"), "w") as f:
@@ -258,22 +258,22 @@ def test_tree(tmp) -> list[str]:
     def read(p):
         with open(os.path.join(dest, p)) as f:
             return f.read()
-    if read("tests/t.c") != "test" or read("kernel/k.c") != "the student's kernel":
+    if read("tests/run") != "test" or read("kernel/preempt.h") != "the student's kernel":
         problems.append("the grading tree does not hold the reference's test and the "
                         "student's kernel")
-    if sync.differed != ["tests/t.c"] or sync.unlike_reference != ["kernel/k.c"]:
+    if sync.differed != ["tests/run"] or sync.unlike_reference != ["kernel/preempt.h"]:
         problems.append(f"differed {sync.differed}, unlike the reference {sync.unlike_reference}")
     if os.path.exists(os.path.join(dest, "stale.c")) or not os.path.isdir(os.path.join(dest, "build")):
         problems.append("a stale file stayed, or build/ went")
     again = labgrade.grading_tree(ref, stu, dest)
     if again.changed:
         problems.append(f"a second sync rewrote {again.changed}")
-    a = labgrade.pick_seeds("L1", stu, ["kernel/k.c"])
-    if a != labgrade.pick_seeds("L1", stu, ["kernel/k.c"]) or len(a) != labgrade.PICKED_SEEDS:
+    a = labgrade.pick_seeds("L1", stu, ["kernel/preempt.h"])
+    if a != labgrade.pick_seeds("L1", stu, ["kernel/preempt.h"]) or len(a) != labgrade.PICKED_SEEDS:
         problems.append("pick_seeds() is not the same for the same tree")
-    with open(os.path.join(stu, "kernel", "k.c"), "w") as f:
+    with open(os.path.join(stu, "kernel", "preempt.h"), "w") as f:
         f.write("changed")
-    if labgrade.pick_seeds("L1", stu, ["kernel/k.c"]) == a:
+    if labgrade.pick_seeds("L1", stu, ["kernel/preempt.h"]) == a:
         problems.append("pick_seeds() did not change with the sources")
     return problems
 

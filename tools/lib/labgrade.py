@@ -99,10 +99,14 @@ def grading_tree(ref: str, student: str, dest: str) -> TreeSync:
     os.makedirs(dest, exist_ok=True)
     for p, src in want.items():
         dst = os.path.join(dest, p)
-        if os.path.exists(dst) and same_file(src, dst):
-            continue
-        os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
-        shutil.copy2(src, dst)
+        if os.path.exists(dst):
+            if same_file(src, dst):
+                continue
+            shutil.copyfile(src, dst)   # now: newer than anything built from it
+            shutil.copymode(src, dst)
+        else:
+            os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+            shutil.copy2(src, dst)      # its own time: a primed build keeps its objects
         sync.changed.append(p)
     for d, dirs, names in os.walk(dest):
         rel = os.path.relpath(d, dest)
