@@ -28,7 +28,7 @@ struct ktest {
 struct ktest_case {
 	const char *name;
 	void (*fn)(struct ktest *t);
-	u32 timeout_ms;      /* for a suite with a runner: its time limit */
+	u32 timeout_ms;      /* for a suite with a runner: its time limit (the labs': per seed) */
 };
 
 struct ktest_suite {

@@ -255,6 +255,6 @@ static void remote_wake_preempts_at_enable(struct ktest *t)
 
 LAB_SUITE(lab_l1,
 	KTEST_CASE_TIMED(fold_copies_the_flag, 50),
-	KTEST_CASE_TIMED(ipi_folds_on_owner, 300),
-	KTEST_CASE_TIMED(bare_ipi_folds_nothing, 200),
-	KTEST_CASE_TIMED(remote_wake_preempts_at_enable, 300));
+	KTEST_CASE_TIMED(ipi_folds_on_owner, 50),
+	KTEST_CASE_TIMED(bare_ipi_folds_nothing, 50),
+	KTEST_CASE_TIMED(remote_wake_preempts_at_enable, 50));

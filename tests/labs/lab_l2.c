@@ -185,7 +185,7 @@ static void exit_leaves_when_irqs_were_off(struct ktest *t)
 }
 
 LAB_SUITE(lab_l2,
-	KTEST_CASE_TIMED(exit_preempts_at_zero, 100),
+	KTEST_CASE_TIMED(exit_preempts_at_zero, 50),
 	KTEST_CASE_TIMED(exit_leaves_while_disabled, 50),
 	KTEST_CASE_TIMED(exit_leaves_without_request, 50),
 	KTEST_CASE_TIMED(exit_leaves_when_irqs_were_off, 50));

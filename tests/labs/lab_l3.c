@@ -198,6 +198,6 @@ static void polling_idle_needs_no_ipi(struct ktest *t)
 
 LAB_SUITE(lab_l3,
 	KTEST_CASE_TIMED(local_request_folds_at_once, 50),
-	KTEST_CASE_TIMED(remote_request_sends_one_ipi, 300),
-	KTEST_CASE_TIMED(halted_idle_gets_an_ipi, 300),
-	KTEST_CASE_TIMED(polling_idle_needs_no_ipi, 300));
+	KTEST_CASE_TIMED(remote_request_sends_one_ipi, 50),
+	KTEST_CASE_TIMED(halted_idle_gets_an_ipi, 50),
+	KTEST_CASE_TIMED(polling_idle_needs_no_ipi, 50));

@@ -335,7 +335,7 @@ static void normal_wakeup_waits_for_the_tick(struct ktest *t)
 		complete(&h.go);
 		u64 sent_d = st->resched_ipi_sent - sent;
 		preempt_enable();
-		lab_spin_until(READ_ONCE(h.stop), 20 * NSEC_PER_MSEC);
+		lab_spin_until(READ_ONCE(h.stop), 4 * NSEC_PER_MSEC); /* W stops H */
 		h.stop = 1;
 		thread_join(w);
 		thread_join(hg);
@@ -355,8 +355,8 @@ static void normal_wakeup_waits_for_the_tick(struct ktest *t)
 }
 
 LAB_SUITE(lab_l4,
-	KTEST_CASE_TIMED(lazy_request_sets_only_the_flag, 300),
-	KTEST_CASE_TIMED(tick_promotes_the_request, 300),
-	KTEST_CASE_TIMED(lazy_is_full_for_fifo_idle_and_full, 300),
-	KTEST_CASE_TIMED(lazy_never_reaches_the_count, 100),
-	KTEST_CASE_TIMED(normal_wakeup_waits_for_the_tick, 400));
+	KTEST_CASE_TIMED(lazy_request_sets_only_the_flag, 50),
+	KTEST_CASE_TIMED(tick_promotes_the_request, 50),
+	KTEST_CASE_TIMED(lazy_is_full_for_fifo_idle_and_full, 50),
+	KTEST_CASE_TIMED(lazy_never_reaches_the_count, 50),
+	KTEST_CASE_TIMED(normal_wakeup_waits_for_the_tick, 50));

@@ -143,6 +143,6 @@ static void lower_priority_partner_takes_the_slow_path(struct ktest *t)
 }
 
 LAB_SUITE(lab_l5,
-	KTEST_CASE_TIMED(same_cpu_calls_take_the_fast_path, 500),
-	KTEST_CASE_TIMED(payload_takes_the_slow_path, 500),
-	KTEST_CASE_TIMED(lower_priority_partner_takes_the_slow_path, 800));
+	KTEST_CASE_TIMED(same_cpu_calls_take_the_fast_path, 50),
+	KTEST_CASE_TIMED(payload_takes_the_slow_path, 50),
+	KTEST_CASE_TIMED(lower_priority_partner_takes_the_slow_path, 50));

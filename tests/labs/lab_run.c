@@ -2,7 +2,8 @@
  * thread, on CPU 0) becomes a FIFO thread of the highest priority while
  * a case runs, so that a case's own threads cannot keep it from its
  * deadline; the case runs in a normal thread pinned to CPU 0. Two limits:
- *   - the case's own, timeout_ms: the runner stops waiting, the case
+ *   - the case's own, timeout_ms per seed (KTEST_CASE_TIMED): the runner
+ *     stops waiting, the case
  *     says "# timeout after N virtual ms", and the next case runs (the
  *     timed-out thread is left where it is, and said so);
  *   - a watchdog timer on every CPU (every 5 ms, from the first case on):
@@ -229,7 +230,7 @@ void lab_run_case(const struct ktest_suite *s, const struct ktest_case *c, struc
 	BUG_ON(!r);
 	r->c = c;
 	r->t = t;
-	u32 limit = c->timeout_ms ? c->timeout_ms : 1000;
+	u32 limit = (c->timeout_ms ? c->timeout_ms : 50) * (seeds.n ? seeds.n : 1);
 	init_completion(&r->done);
 	hrtimer_init(&r->deadline, deadline_fn);
 	start_watches();
