@@ -130,7 +130,7 @@ LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segmen
 # Every folder of kernel source, lowest layer first (tests/layers).
 KERNEL_DIRS := lib boot arch/x86_64 $(sort $(dir $(wildcard arch/x86_64/*/*.[ch] arch/x86_64/*/*/*.[ch] arch/x86_64/*/*.asm))) \
 	kernel $(sort $(dir $(wildcard kernel/*/*.[ch]))) mm sched process ipc drivers bench \
-	tests/kernel tests/fault tests/torture tests/disasm shell init
+	tests/kernel tests/fault tests/labs tests/torture tests/disasm shell init
 C_SRCS := $(wildcard $(addsuffix /*.c,$(KERNEL_DIRS:/=)))
 C_SRCS := $(filter-out arch/x86_64/kernel/asm-offsets.c bench/bench_pair.c,$(C_SRCS))
 ASM_SRCS := $(wildcard $(addsuffix /*.asm,$(KERNEL_DIRS:/=)))
@@ -390,6 +390,7 @@ test: tools
 -include tests/torture/torture.mk
 -include tools/trace/trace.mk
 -include tests/docs.mk
+-include tools/lab/lab.mk
 
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;
@@ -465,6 +466,13 @@ help:
 	@echo "  trace-check    the trace round trip twice: identical files, sched events (part of make test)"
 	@echo "  experiments    every experiment E1-E8 (claim, command, figure, verdict): $(EXPERIMENTS_OUT)/EXPERIMENTS.md"
 	@echo "                 (E5: six kernel builds read by objdump; the bench at -smp 1; bench race; ~25 min)"
+	@echo "  lab            LAB=L1..L5 [DEST=dir] [FORCE=1]: write a lab's student tree, its holes stubbed"
+	@echo "                 (default build/lab/LAB, which make clean removes; docs/10-labs.md)"
+	@echo "  grade          LAB=L1..L5 [DEST=dir] [SEED=s,s] [CASE=name]: build the student tree with the"
+	@echo "                 reference's tests, run the lab's cases under icount, score them (exit 0 at full"
+	@echo "                 marks; build/lab/LAB.grade.json); in a student tree, make grade grades it"
+	@echo "  lab-check      every lab's skeleton fails its own cases and passes the others, the reference"
+	@echo "                 scores full marks, tests/tools/lab/variants grade as they say"
 	@echo "  check-docs     run every output excerpt of README.md and docs/ (tests/check-docs, cram; in make test)"
 	@echo "  docs-update    rewrite those excerpts from fresh output (cram -i -y), then review the diff"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"
@@ -512,6 +520,8 @@ help:
 	@echo "  BUILD=$(BUILD) ISO=$(ISO)  output places"
 	@echo "  CROSS_COMPILE=$(CROSS_COMPILE)  toolchain prefix, e.g. x86_64-elf-"
 	@echo "  V=$(V)             1: show every command"
+	@echo "  LAB=$(LAB) DEST=$(DEST) SEED=$(SEED) CASE=$(CASE) GRADE_JSON=$(GRADE_JSON)  make lab, make grade: the lab, its tree, seeds, one case, the JSON"
+	@echo "  LAB_CHECK_JOBS=$(LAB_CHECK_JOBS)  make lab-check's boots at once; LAB_HOST_TIMEOUT (env, s): make grade's wall-clock limit"
 	@echo "  TESTFLAGS=        extra tests/run arguments in make test, e.g. --group smp"
 	@echo "  FUZZ_TARGETS=\"$(FUZZ_TARGETS)\"  FUZZ_TIME=$(FUZZ_TIME) FUZZ_LONG=$(FUZZ_LONG)  make fuzz's targets, seconds or executions each"
 	@echo "  FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CC=$(FUZZ_CC)  make fuzz-test's executions and seed; the compiler (clang, libFuzzer)"

@@ -111,9 +111,16 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	struct ipc_state *s = p ? p->ipc : NULL;
 	u64 h = regs->rdi;
 	bool call = regs->error_code == __NR_ipc_call;
-	if (!s || h >= HANDLE_MAX || (regs->rsi & TAG_SLOW) ||
-	    (READ_ONCE(me->flags) & EXIT_TO_USER_MODE_WORK))
+	if (!s || h >= HANDLE_MAX)
 		return slow;
+	/* LAB(L5) BEGIN: the sender's conditions: the slow path takes a
+	 * message with anything but a label in its tag (a payload, a grant:
+	 * TAG_SLOW), and a sender with work pending on its way back to user
+	 * mode (EXIT_TO_USER_MODE_WORK in its flags: a reschedule, lazy or
+	 * not, or a signal). */
+	if ((regs->rsi & TAG_SLOW) || (READ_ONCE(me->flags) & EXIT_TO_USER_MODE_WORK))
+		return slow;
+	/* LAB(L5) END: return slow; */
 	const struct handle *hd = &s->handles[h];
 	if (!hd->obj || hd->obj->type != KOBJ_ENDPOINT ||
 	    !(hd->rights & (call ? RIGHT_SEND : RIGHT_RECV)))
@@ -126,8 +133,15 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	/* The partner's CPU read here is a hint (a cross-CPU message leaves
 	 * without touching the run queue); sched_handoff_lock() checks it
 	 * again under the lock. */
-	if (!to || (call && !ep->receivers) || !ipc_partner_here(me, to->t, cpu) ||
-	    !sched_handoff_lock(to->t))
+	if (!to || (call && !ep->receivers))
+		goto out_ipc;
+	/* LAB(L5) BEGIN: the partner's condition: it last ran on this CPU,
+	 * may run here, and its priority is not below the sender's
+	 * (ipc_partner_here(), ipc/ipc.h); else the slow path (out_ipc). */
+	if (!ipc_partner_here(me, to->t, cpu))
+		goto out_ipc;
+	/* LAB(L5) END: (void)cpu; goto out_ipc; */
+	if (!sched_handoff_lock(to->t))
 		goto out_ipc;
 
 	/* Committed. The message, and who waits for what next. */

@@ -125,10 +125,14 @@ static __always_inline bool preempt_fold_need_resched(void);
  * Returns whether a request was pending. */
 static __always_inline bool preempt_fold_need_resched(void)
 {
+	/* LAB(L1) BEGIN: if this thread's TIF_NEED_RESCHED is set, copy it
+	 * into the count (set_preempt_need_resched(): for the folded model
+	 * one unlocked instruction on %gs:8) and say so; else change nothing. */
 	if (!tif_need_resched())
 		return false;
 	set_preempt_need_resched();
 	return true;
+	/* LAB(L1) END: return false; */
 }
 
 /* ---- The hooks' defaults: what a model with the count per CPU and the

@@ -170,25 +170,33 @@ void yield(void)
 
 static bool lazy_request_ok(struct thread *curr, u32 cpu)
 {
+	/* LAB(L4) BEGIN: lazy only in lazy mode, and only when a normal
+	 * thread runs on cpu (not its idle thread, not a FIFO thread). */
 	return preempt_mode_lazy() && curr != rqs[cpu].idle && curr->prio == PRIO_NORMAL;
+	/* LAB(L4) END: (void)curr; (void)cpu; return false; */
 }
 
 static void __resched_curr(u32 cpu, int tif)
 {
 	struct thread *curr = rq_curr(cpu);
-	u64 bit = 1UL << tif;
-	if (tif == TIF_NEED_RESCHED_LAZY && !lazy_request_ok(curr, cpu))
-		bit = _TIF_NEED_RESCHED;
-	if (bit == _TIF_NEED_RESCHED_LAZY) {
-		/* The flag alone: no fold, no IPI. The target's tick
-		 * promotes it; a full request already pending covers it. */
-		u64 old = __atomic_fetch_or(&curr->flags, bit, __ATOMIC_SEQ_CST);
+	if (tif == TIF_NEED_RESCHED_LAZY && lazy_request_ok(curr, cpu)) {
+		/* LAB(L4) BEGIN: the lazy flag alone: no fold, no IPI (the
+		 * target's tick promotes it; a request already pending covers
+		 * it). Count a new one in this CPU's `resched_lazy`. */
+		u64 old = __atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED_LAZY, __ATOMIC_SEQ_CST);
 		if (!(old & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY)))
 			this_cpu_stat_inc(resched_lazy);
 		return;
+		/* LAB(L4) END */
 	}
+	/* LAB(L3) BEGIN: set TIF_NEED_RESCHED in curr's flags (atomically:
+	 * any CPU may). Here, fold it at once: this CPU owns its count.
+	 * Elsewhere, send the RESCHEDULE IPI, unless the flag was already
+	 * set (its IPI is on the way) or the target's idle loop polls the
+	 * flag (TIF_POLLING_NRFLAG). Count each in resched_ipi_sent or
+	 * resched_ipi_avoided; call preempt_model_resched_remote(cpu) before
+	 * the IPI (COUNT=racy folds from here). */
 	if (cpu == raw_smp_processor_id()) {
-		/* Local: flag, and fold at once (we own this count). */
 		__atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);
 		set_preempt_need_resched();
 		return;
@@ -204,6 +212,7 @@ static void __resched_curr(u32 cpu, int tif)
 	}
 	this_cpu_stat_inc(resched_ipi_sent);
 	smp_send_reschedule(cpu);
+	/* LAB(L3) END: lab_resched_fallback(curr, cpu); */
 }
 
 void resched_curr(u32 cpu)

@@ -31,14 +31,16 @@ __noreturn void cpu_idle(void)
 		 * a request at any point of it needs no IPI: every step below
 		 * is followed by a need_resched() test. Cleared before
 		 * schedule(), as Linux's do_idle() does. */
-		/* Read once: a test switches idle= at run time, and a flag
-		 * set under poll must be cleared below even if the option has
-		 * changed since (a POLLING flag left on a halted CPU would
-		 * make every remote wake-up skip its IPI). */
+		/* Read once a round: a test switches idle= at run time, and a
+		 * flag set under poll must be cleared below even if the option
+		 * has changed since (a POLLING flag left on a halted CPU would
+		 * make every remote wake-up skip its IPI). A switch ends the
+		 * round at the next wake-up (a tick at the latest), so that it
+		 * takes effect even where no thread comes to run. */
 		bool polling = READ_ONCE(idle_poll);
 		if (polling)
 			__atomic_fetch_or(&self->flags, _TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
-		while (!need_resched()) {
+		while (!need_resched() && READ_ONCE(idle_poll) == polling) {
 			sched_pull_work();
 			if (need_resched())
 				break;
@@ -55,6 +57,7 @@ __noreturn void cpu_idle(void)
 		}
 		if (polling)
 			__atomic_fetch_and(&self->flags, ~_TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
-		schedule();
+		if (need_resched())
+			schedule();
 	}
 }

@@ -121,12 +121,16 @@ void scheduler_tick(void)
 	 * waits for the next tick, as Linux's task_tick does. Not tested
 	 * against the mode: only lazy mode sets the flag, and one left from
 	 * before a switch to another mode is served the same way. */
+	/* LAB(L4) BEGIN: a lazy request pending on curr becomes a full one
+	 * (resched_curr(): flag and fold); count it in lazy_promoted unless
+	 * a full one was pending already. */
 	u64 flags = READ_ONCE(curr->flags);
 	if (flags & _TIF_NEED_RESCHED_LAZY) {
 		if (!(flags & _TIF_NEED_RESCHED))
 			this_cpu_stat_inc(lazy_promoted);
 		resched_curr(cpu);
 	}
+	/* LAB(L4) END */
 	if (curr != rq->idle && curr->prio == PRIO_NORMAL && --curr->slice <= 0) {
 		curr->slice = SCHED_SLICE_TICKS;
 		if (!list_empty(&rq->normal) || !list_empty(&rq->fifo))

@@ -1,4 +1,4 @@
-/* ping [calls=N] [bytes=B] [quit=0|1] [name=NAME]: calls an echo server
+/* ping [calls=N] [bytes=B] [quit=0|1] [name=NAME] [prio=P]: calls an echo server
  * (user/pong.c) N times (default 10000) with a B-byte payload (default 0,
  * at most IPC_BUF_MAX), checks every reply, then tells the server to quit
  * (unless quit=0: another client still needs it) and prints
@@ -9,13 +9,16 @@
  * CPU); run alone (`run ping` in the shell) it makes an endpoint and
  * spawns pong with it itself. With name=NAME its handle 0 is a name
  * server's (user/names.c) instead: it looks NAME up there and calls the
- * endpoint the reply grants it. Exit 0 if every reply was right.
+ * endpoint the reply grants it. With prio=P (1..99) it calls as a
+ * SCHED_FIFO thread of priority P (lab L5: a partner of lower priority
+ * is the slow path's). Exit 0 if every reply was right.
  *
  * What it shows: a client's call, the send and the wait for the reply in
  * one system call, and what a round trip costs. */
 #include "user/lib/crt0.h"
 #include "user/lib/stdio.h"
 #include "user/lib/stdlib.h"
+#include "user/lib/syscall.h"
 #include "user/lib/ipc.h"
 #include "user/lib/pingpong.h"
 #include "user/names.h"
@@ -40,14 +43,14 @@ static u64 now_ns(void)
 
 static int usage(void)
 {
-	dprintf(STDERR_FILENO, "usage: ping [calls=N] [bytes=0..%d] [quit=0|1] [name=NAME]\n",
-		IPC_BUF_MAX);
+	dprintf(STDERR_FILENO, "usage: ping [calls=N] [bytes=0..%d] [quit=0|1] [name=NAME] "
+		"[prio=1..99]\n", IPC_BUF_MAX);
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long calls = 10000, bytes = 0, quit = 1;
+	unsigned long calls = 10000, bytes = 0, quit = 1, prio = 0;
 	const char *name = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "name=", 5)) {
@@ -57,15 +60,25 @@ int main(int argc, char **argv)
 		int c = parse_option(argv[i], "calls", &calls);
 		int b = c ? 0 : parse_option(argv[i], "bytes", &bytes);
 		int q = c || b ? 0 : parse_option(argv[i], "quit", &quit);
-		if (c < 0 || b < 0 || q < 0 || quit > 1)
+		int p = c || b || q ? 0 : parse_option(argv[i], "prio", &prio);
+		if (c < 0 || b < 0 || q < 0 || p < 0 || quit > 1 ||
+		    (p && (prio < SCHED_FIFO_PRIO_MIN || prio > SCHED_FIFO_PRIO_MAX)))
 			return usage();
-		if (!c && !b && !q) {
+		if (!c && !b && !q && !p) {
 			dprintf(STDERR_FILENO, "ping: unknown option '%s'\n", argv[i]);
 			return usage();
 		}
 	}
 	if (bytes > IPC_BUF_MAX || !calls)
 		return usage();
+	if (prio) {
+		struct sched_param sp = { (int)prio };
+		long r = sched_setscheduler(0, SCHED_FIFO, &sp);
+		if (r) {
+			dprintf(STDERR_FILENO, "ping: sched_setscheduler returned %ld\n", r);
+			return 1;
+		}
+	}
 	int ep = PINGPONG_EP;
 	long server = 0;
 	if (name) {

@@ -6,6 +6,7 @@
 #include "lib/string_helpers.h"
 #include "lib/format.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/time/time.h"
 
 extern const struct ktest_suite _ktest_suites_start[], _ktest_suites_end[];
 u32 ktest_failures;
@@ -51,7 +52,7 @@ static const struct ktest_suite *find_suite(const char *name, size_t len)
 void ktest_list(void)
 {
 	for (const struct ktest_suite *s = _ktest_suites_start; s < _ktest_suites_end; s++)
-		printk("  %s (%zu cases)\n", s->name, s->ncases);
+		printk("  %s (%zu cases%s)\n", s->name, s->ncases, s->by_name ? ", by name only" : "");
 }
 
 static bool run_suite(const struct ktest_suite *s, int number)
@@ -62,7 +63,10 @@ static bool run_suite(const struct ktest_suite *s, int number)
 		struct ktest t = { .name = s->cases[i].name };
 		u32 count_before = preempt_count();
 		bool irqs_before = irqs_disabled();
-		s->cases[i].fn(&t);
+		if (s->run)
+			s->run(s, &s->cases[i], &t, (int)i + 1);
+		else
+			s->cases[i].fn(&t);
 		/* A test must leave the CPU as it found it. */
 		if (preempt_count() != count_before)
 			ktest_fail(&t, __FILE__, __LINE__,
@@ -70,7 +74,11 @@ static bool run_suite(const struct ktest_suite *s, int number)
 				   count_before, preempt_count());
 		if (irqs_disabled() != irqs_before)
 			ktest_fail(&t, __FILE__, __LINE__, "interrupt flag changed by the test");
-		if (t.failed) {
+		if (t.timed_out_ms) {
+			suite_ok = false;
+			console_printf("    not ok %zu %s # timeout after %u %s ms\n", i + 1, t.name,
+				       t.timed_out_ms, clock_icount ? "virtual" : "wall-clock");
+		} else if (t.failed) {
 			suite_ok = false;
 			console_printf("    not ok %zu %s\n", i + 1, t.name);
 		} else if (t.skipped) {
@@ -120,7 +128,7 @@ int ktest_select(const char *list, const struct ktest_suite **chosen, size_t max
 		}
 		const struct ktest_suite *end = all ? _ktest_suites_end : s + 1;
 		for (; s < end; s++)
-			if (!chosen_already(chosen, n, s) && (size_t)n < max)
+			if (!(all && s->by_name) && !chosen_already(chosen, n, s) && (size_t)n < max)
 				chosen[n++] = s;
 		if (!e)
 			return n;

@@ -116,10 +116,15 @@ static void handle_irq(struct pt_regs *regs, int v)
  * clear. Whether the mode preempts here is the scheduler's question. */
 static __always_inline void irqentry_exit(struct pt_regs *regs)
 {
+	/* LAB(L2) BEGIN: leave if the interrupted code ran with IRQs off
+	 * (IF clear in its saved flags); else, when the count model says a
+	 * reschedule is due with nothing disabling preemption, ask the mode
+	 * (irqentry_exit_cond_resched()). */
 	if (!(regs->rflags & X86_EFLAGS_IF))
 		return;
 	if (arch_irqentry_exit_need_resched())
 		irqentry_exit_cond_resched();
+	/* LAB(L2) END: (void)regs; */
 }
 
 /* The paranoid vectors leave as they came (arch/x86_64/entry/entry.asm): no

@@ -13,6 +13,7 @@ typedef void (*irq_handler_t)(struct pt_regs *regs);
 #define VECTOR_TIMER 0x20
 #define VECTOR_TEST 0x80       /* software `int`: the debug suite's leaky handler */
 #define VECTOR_BENCH 0x81      /* software `int`: bench preempt's empty handler */
+#define VECTOR_LAB 0x82        /* software `int`: the L2 lab suite's empty handler */
 #define VECTOR_RESCHEDULE 0xF0
 #define VECTOR_CALL_FUNCTION 0xF1
 #define VECTOR_ERROR 0xFE

@@ -50,12 +50,16 @@ static __always_inline bool should_resched(u32 offset)
  * as asm so that it stays one compare with memory, not a load and a test). */
 static __always_inline bool arch_irqentry_exit_need_resched(void)
 {
+	/* LAB(L2) BEGIN: true when the raw count is 0 (depth 0 and bit 31
+	 * clear), tested by one instruction that compares %gs:8 with 0 and
+	 * leaves the answer in ZF (asm with a flag output, "=@cce"). */
 	bool zero;
 	__asm__ __volatile__("cmpl $0, %%gs:%c1"
 			     : "=@cce"(zero)
 			     : "i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))
 			     : "memory");
 	return zero;
+	/* LAB(L2) END: return false; */
 }
 
 #endif

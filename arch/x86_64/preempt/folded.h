@@ -22,8 +22,11 @@
 /* The RESCHEDULE IPI, on the owner: fold the flag into bit 31. */
 static __always_inline void preempt_model_scheduler_ipi(void)
 {
+	/* LAB(L1) BEGIN: on the owner, fold the request the sender left in
+	 * the thread's flags, and count each fold in this CPU's `folds`. */
 	if (preempt_fold_need_resched())
 		this_cpu_stat_inc(folds);
+	/* LAB(L1) END */
 }
 #define preempt_model_scheduler_ipi preempt_model_scheduler_ipi
 

@@ -1,0 +1,203 @@
+/* Lab L3, asking for a reschedule (docs/10-labs.md, L3): the full
+ * request of __resched_curr() (sched/core.c), local and remote.
+ *
+ *   local    the flag and the fold at once: no IPI to ourselves
+ *   remote   the flag, and one RESCHEDULE IPI however often X is asked
+ *            before it takes it (the flag says an IPI is on its way)
+ *   idle     a halted idle CPU needs the IPI to wake; one polling the
+ *            flag (idle=poll: TIF_POLLING_NRFLAG) sees it by itself
+ * Counted by the requester's resched_ipi_sent and resched_ipi_avoided
+ * and the target's resched_ipi_received. Each seed varies the number of
+ * requests and rounds and how long the target waits. */
+#include "tests/labs/lab.h"
+#include "kernel/preempt.h"
+#include "kernel/percpu.h"
+#include "sched/sched.h"
+#include "arch/x86_64/cpu.h"
+
+#define BIT31 PREEMPT_NEED_RESCHED
+
+static void local_request_folds_at_once(struct ktest *t)
+{
+	u64 seed;
+	for_each_lab_seed(si, seed) {
+		struct prandom_state rs;
+		prandom_seed(&rs, seed, 1);
+		u32 depth = 1 + prandom_below(&rs, 3), wait = prandom_below(&rs, 3000);
+		if (need_resched())
+			schedule();
+		for (u32 i = 0; i < depth; i++)
+			preempt_disable();
+		struct cpu_stats *st = &this_cpu_ptr()->stats;
+		u32 me = raw_smp_processor_id();
+		u64 f = local_irq_save();
+		u64 sent = st->resched_ipi_sent, recv = st->resched_ipi_received;
+		u32 raw0 = preempt_count_raw();
+		resched_curr(me);
+		u32 raw1 = preempt_count_raw();
+		bool tif = tif_need_resched();
+		local_irq_restore(f);
+		for (u32 i = 0; i < wait; i++)
+			cpu_relax(); /* an IPI to ourselves would come now */
+		u64 sent_d = st->resched_ipi_sent - sent, recv_d = st->resched_ipi_received - recv;
+		for (u32 i = 0; i < depth; i++)
+			preempt_enable();
+		bool ok = tif && raw0 == (BIT31 | depth) && raw1 == depth && !sent_d && !recv_d;
+		if (!ok)
+			lab_fail(t, "seed %llu: resched_curr(this CPU) at depth %u: flag %s, count "
+				   "0x%x -> 0x%x (expected 0x%x: folded at once), %llu IPIs sent, %llu "
+				   "received here (expected none)", (unsigned long long)seed, depth,
+				   tif ? "set" : "NOT set", raw0, raw1, depth,
+				   (unsigned long long)sent_d, (unsigned long long)recv_d);
+	}
+}
+
+/* T on X with IRQs off while CPU 0 asks `asks` times. */
+struct target {
+	volatile int ready, asked;
+	u32 delay;
+	bool tif;
+	u64 recv0, recv;
+};
+
+static void target_fn(void *arg)
+{
+	struct target *g = arg;
+	struct cpu_stats *st = &this_cpu_ptr()->stats;
+	preempt_disable();
+	local_irq_disable();
+	g->recv0 = READ_ONCE(st->resched_ipi_received);
+	g->ready = 1;
+	lab_spin_until(READ_ONCE(g->asked), 20 * NSEC_PER_MSEC);
+	g->tif = tif_need_resched();
+	local_irq_enable();
+	for (u32 i = 0; i < g->delay; i++)
+		cpu_relax();
+	lab_spin_until(READ_ONCE(st->resched_ipi_received) != g->recv0, NSEC_PER_MSEC);
+	for (u32 i = 0; i < 2000; i++)
+		cpu_relax(); /* a second IPI would come now */
+	g->recv = READ_ONCE(st->resched_ipi_received) - g->recv0;
+	preempt_enable();
+}
+
+static void remote_request_sends_one_ipi(struct ktest *t)
+{
+	u32 x = lab_cpu_x();
+	if (!x)
+		KT_SKIP(t, "one CPU: no remote request");
+	u64 seed;
+	for_each_lab_seed(si, seed) {
+		struct prandom_state rs;
+		prandom_seed(&rs, seed, 2);
+		u32 asks = 1 + prandom_below(&rs, 4);
+		struct target g = { .delay = prandom_below(&rs, 3000) };
+		struct thread *th = thread_create(target_fn, &g, "lab-target", PRIO_NORMAL, 1UL << x);
+		lab_spin_until(READ_ONCE(g.ready), 20 * NSEC_PER_MSEC);
+		preempt_disable();
+		struct cpu_stats *st = &this_cpu_ptr()->stats;
+		u64 sent = st->resched_ipi_sent, avoided = st->resched_ipi_avoided;
+		for (u32 i = 0; i < asks; i++)
+			resched_curr(x);
+		u64 sent_d = st->resched_ipi_sent - sent, avoided_d = st->resched_ipi_avoided - avoided;
+		preempt_enable();
+		g.asked = 1;
+		thread_join(th);
+		bool ok = g.tif && sent_d == 1 && !avoided_d && g.recv == 1;
+		if (!ok)
+			lab_fail(t, "seed %llu: %u requests to busy CPU %u: its thread's flag %s, "
+				   "%llu IPIs sent (%llu avoided), %llu received there; expected the "
+				   "flag set and exactly one IPI", (unsigned long long)seed, asks, x,
+				   g.tif ? "set" : "NOT set", (unsigned long long)sent_d,
+				   (unsigned long long)avoided_d, (unsigned long long)g.recv);
+	}
+}
+
+/* Switch idle= and wait until X idles polling (or not) with no request
+ * pending: its idle loop takes the switch at its next wake-up, a tick
+ * at the latest (sched/idle.c). */
+static bool idle_as(u32 x, bool poll)
+{
+	WRITE_ONCE(idle_poll, poll);
+	struct thread *idle = per_cpu(idle, x);
+	u64 want = poll ? _TIF_POLLING_NRFLAG : 0;
+	return lab_spin_until(rq_curr(x) == idle &&
+				      (READ_ONCE(idle->flags) & (_TIF_POLLING_NRFLAG | _TIF_NEED_RESCHED)) ==
+					      want,
+			      5 * NSEC_PER_MSEC);
+}
+
+/* One request to idle X: IPIs sent and avoided here, and how long X took
+ * to serve it (its idle thread's flag clear again), in ns. */
+static void ask_idle(u32 x, u64 *sent_d, u64 *avoided_d, u64 *served_ns)
+{
+	struct thread *idle = per_cpu(idle, x);
+	preempt_disable();
+	struct cpu_stats *st = &this_cpu_ptr()->stats;
+	u64 sent = st->resched_ipi_sent, avoided = st->resched_ipi_avoided;
+	u64 t0 = ktime_get_ns();
+	resched_curr(x);
+	*sent_d = st->resched_ipi_sent - sent;
+	*avoided_d = st->resched_ipi_avoided - avoided;
+	preempt_enable();
+	lab_spin_until(!(READ_ONCE(idle->flags) & _TIF_NEED_RESCHED), 5 * NSEC_PER_MSEC);
+	*served_ns = ktime_get_ns() - t0;
+}
+
+/* A tick period is 1 ms: served well before it, X was woken. */
+#define SERVED_NS (200 * NSEC_PER_USEC)
+
+static void idle_requests(struct ktest *t, bool poll, u32 stream)
+{
+	u32 x = lab_cpu_x();
+	if (!x)
+		KT_SKIP(t, "one CPU: no idle CPU to ask");
+	bool saved = idle_poll;
+	u64 seed;
+	for_each_lab_seed(si, seed) {
+		struct prandom_state rs;
+		prandom_seed(&rs, seed, stream);
+		u32 rounds = 1 + prandom_below(&rs, 3);
+		for (u32 r = 0; r < rounds; r++) {
+			sleep_ns(prandom_below(&rs, 300) * NSEC_PER_USEC);
+			if (!idle_as(x, poll)) {
+				lab_fail(t, "seed %llu: CPU %u did not go idle (idle=%s) in 5 ms: it runs "
+					   "%s, its idle thread's flags 0x%llx", (unsigned long long)seed, x,
+					   poll ? "poll" : "halt", rq_curr(x)->name,
+					   (unsigned long long)READ_ONCE(per_cpu(idle, x)->flags));
+				break;
+			}
+			u64 sent, avoided, served;
+			ask_idle(x, &sent, &avoided, &served);
+			bool ok = (poll ? !sent && avoided == 1 : sent == 1 && !avoided) &&
+				  served < SERVED_NS;
+			if (!ok) {
+				lab_fail(t, "seed %llu round %u: a request to CPU %u idle (idle=%s): "
+					   "%llu IPIs sent, %llu avoided, served after %llu us "
+					   "(expected %s, served within %llu us)", (unsigned long long)seed,
+					   r, x, poll ? "poll" : "halt", (unsigned long long)sent,
+					   (unsigned long long)avoided,
+					   (unsigned long long)(served / NSEC_PER_USEC),
+					   poll ? "no IPI: it polls the flag" : "one IPI: it sleeps in hlt",
+					   (unsigned long long)(SERVED_NS / NSEC_PER_USEC));
+				break;
+			}
+		}
+	}
+	idle_as(x, saved);
+}
+
+static void halted_idle_gets_an_ipi(struct ktest *t)
+{
+	idle_requests(t, false, 3);
+}
+
+static void polling_idle_needs_no_ipi(struct ktest *t)
+{
+	idle_requests(t, true, 4);
+}
+
+LAB_SUITE(lab_l3,
+	KTEST_CASE_TIMED(local_request_folds_at_once, 50),
+	KTEST_CASE_TIMED(remote_request_sends_one_ipi, 50),
+	KTEST_CASE_TIMED(halted_idle_gets_an_ipi, 50),
+	KTEST_CASE_TIMED(polling_idle_needs_no_ipi, 50));

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Write the lab variants again (tests/tools/lab/variants/*.patch): each is
+a student's answer, right or wrong, as a patch to a fresh skeleton of its
+lab, with a header that make lab-check (tools/lab/lab-check) reads:
+
+    lab: L1
+    what: what the answer does
+    expect: pass | fail
+    fails: CASE TEXT       (for fail: a case that must fail, and a text its
+                            diagnostics must contain; the other cases pass)
+
+Run it after a change to a stub (a hint, an END comment) makes the old
+patches stop applying: python3 tests/tools/lab/mkvariants.py
+"""
+
+import difflib
+import os
+import subprocess
+import sys
+import shutil
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+V = os.path.join(HERE, "variants")
+TMP = tempfile.mkdtemp(prefix="fold-variants-")
+
+
+def skeleton(lab):
+    dest = os.path.join(TMP, lab)
+    if not os.path.exists(dest):
+        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "lab", "mklab"), lab,
+                        "--dest", dest, "--no-git"], check=True, stdout=subprocess.DEVNULL)
+    return dest
+
+
+def replace_stub(text, func, code):
+    """The stub of func (its TODO comment, the lab_hole() line and the
+    stub's own line) replaced by code."""
+    lines = text.split("\n")
+    i = next(k for k, l in enumerate(lines) if "lab_hole(" in l and f'"{func}"' in l)
+    s = i
+    while "LAB(" not in lines[s] or "TODO" not in lines[s]:
+        s -= 1
+    e = i + 1
+    if e < len(lines) and "the stub's own" in lines[e]:
+        e += 1
+    return "\n".join(lines[:s] + code.split("\n") + lines[e:])
+
+
+def write(name, header, lab, edits):
+    out = [header.rstrip("\n") + "\n"]
+    root = skeleton(lab)
+    for path, fn in edits:
+        with open(os.path.join(root, path)) as f:
+            old = f.read()
+        new = fn(old)
+        out.append("".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                                f"a/{path}", f"b/{path}")))
+    with open(os.path.join(V, name), "w") as f:
+        f.write("".join(out))
+    print(f"wrote {os.path.relpath(os.path.join(V, name), ROOT)}")
+
+
+# L1: the fold as btrl, another single unlocked instruction: passes
+write('L1-btr-fold.patch', '''lab: L1
+what: the fold as btrl $31 on %gs:8, another single unlocked instruction
+expect: pass
+''', 'L1', [
+ ('kernel/preempt.h', lambda s: replace_stub(s, 'preempt_fold_need_resched',
+  '\tif (!tif_need_resched())\n\t\treturn false;\n\t/* bit 31 of this CPU\'s count, cleared by one unlocked instruction */\n\t__asm__ __volatile__("btrl $31, %%gs:%c0" ::"i"(PERCPU_OFF(preempt_count)) : "memory");\n\treturn true;')),
+ ('arch/x86_64/preempt/folded.h', lambda s: replace_stub(s, 'preempt_model_scheduler_ipi',
+  '\tbool folded = preempt_fold_need_resched();\n\tif (folded)\n\t\tthis_cpu_stat_inc(folds);')),
+])
+# L1: a lock-prefixed fold: fails the instruction check only
+write('L1-lock-fold.patch', '''lab: L1
+what: the fold as `lock andl`: right, but a locked instruction
+expect: fail
+fails: fold_is_one_unlocked_instruction is a locked fold
+''', 'L1', [
+ ('kernel/preempt.h', lambda s: replace_stub(s, 'preempt_fold_need_resched',
+  '\tif (!tif_need_resched())\n\t\treturn false;\n\t__asm__ __volatile__("lock andl %0, %%gs:%c1" ::"i"(~PREEMPT_NEED_RESCHED),\n\t\t\t     "i"(PERCPU_OFF(preempt_count)) : "memory");\n\treturn true;')),
+ ('arch/x86_64/preempt/folded.h', lambda s: replace_stub(s, 'preempt_model_scheduler_ipi',
+  '\tif (preempt_fold_need_resched())\n\t\tthis_cpu_stat_inc(folds);')),
+])
+# L1: the fold done by the requesting CPU (racy's idea): fails
+def remote_core(s):
+    old='\tpreempt_model_resched_remote(cpu); /* racy: clears bit 31 from here */\n'
+    assert old in s
+    return s.replace(old, old+'\t/* fold it for the target, from here */\n\t__atomic_fetch_and(&per_cpu(preempt_count, cpu), ~PREEMPT_NEED_RESCHED, __ATOMIC_SEQ_CST);\n')
+write('L1-remote-fold.patch', '''lab: L1
+what: the requester clears bit 31 of the target's count itself; the IPI only counts
+expect: fail
+fails: ipi_folds_on_owner was cleared from CPU 0
+fails: fold_is_one_unlocked_instruction from the requesting CPU
+''', 'L1', [
+ ('kernel/preempt.h', lambda s: replace_stub(s, 'preempt_fold_need_resched',
+  '\tif (!tif_need_resched())\n\t\treturn false;\n\tset_preempt_need_resched();\n\treturn true;')),
+ ('arch/x86_64/preempt/folded.h', lambda s: replace_stub(s, 'preempt_model_scheduler_ipi',
+  '\tif (tif_need_resched() && !(preempt_count_raw() & PREEMPT_NEED_RESCHED))\n\t\tthis_cpu_stat_inc(folds); /* the sender folded it already */')),
+ ('sched/core.c', remote_core),
+])
+# L2: the exit's test as a load and a test: fails the instruction check only
+write('L2-load-and-test.patch', '''lab: L2
+what: the exit's test as preempt_count_raw() == 0: a load, then a test
+expect: fail
+fails: exit_test_is_one_compare not one compare of %gs:0x8 itself
+''', 'L2', [
+ ('arch/x86_64/preempt/bit31.h', lambda s: replace_stub(s, 'arch_irqentry_exit_need_resched',
+  '\treturn preempt_count_raw() == 0;')),
+ ('arch/x86_64/entry/irq.c', lambda s: replace_stub(s, 'irqentry_exit',
+  '\tif ((regs->rflags & X86_EFLAGS_IF) && arch_irqentry_exit_need_resched())\n\t\tirqentry_exit_cond_resched();')),
+])
+# L3: no IPI for a remote request: fails
+write('L3-no-ipi.patch', '''lab: L3
+what: a remote request sets the flag but sends no IPI
+expect: fail
+fails: remote_request_sends_one_ipi 0 IPIs sent
+fails: halted_idle_gets_an_ipi 0 IPIs sent
+''', 'L3', [
+ ('sched/core.c', lambda s: replace_stub(s, '__resched_curr',
+  '\tu64 old = __atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);\n\tif (cpu == raw_smp_processor_id()) {\n\t\tset_preempt_need_resched();\n\t\treturn;\n\t}\n\tif (old & _TIF_POLLING_NRFLAG)\n\t\tthis_cpu_stat_inc(resched_ipi_avoided);\n\t/* the target will see the flag soon enough */')),
+])
+# L4: a lazy request that sends an IPI: fails
+write('L4-lazy-ipi.patch', '''lab: L4
+what: a lazy request sets the lazy flag, then sends the RESCHEDULE IPI anyway
+expect: fail
+fails: lazy_request_sets_only_the_flag received there
+''', 'L4', [
+ ('sched/core.c', lambda s: replace_stub(replace_stub(s, 'lazy_request_ok',
+   '\treturn preempt_mode_lazy() && curr->prio == PRIO_NORMAL && curr != rqs[cpu].idle;'),
+   '__resched_curr',
+   '\tu64 old = __atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED_LAZY, __ATOMIC_SEQ_CST);\n\tif (!(old & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY)))\n\t\tthis_cpu_stat_inc(resched_lazy);\n\tif (cpu != raw_smp_processor_id())\n\t\tsmp_send_reschedule(cpu); /* let it know at once */\n\treturn;')),
+ ('sched/wake.c', lambda s: replace_stub(s, 'scheduler_tick',
+  '\tif (READ_ONCE(curr->flags) & _TIF_NEED_RESCHED_LAZY) {\n\t\tif (!(READ_ONCE(curr->flags) & _TIF_NEED_RESCHED))\n\t\t\tthis_cpu_stat_inc(lazy_promoted);\n\t\tresched_curr(cpu);\n\t}')),
+])
+# L4: a promotion that waits, IRQs off, for the request to be served: the
+# tick never returns; the case runs out of time and the run ends there
+write('L4-tick-spins.patch', '''lab: L4
+what: the promotion waits, IRQs off, until the request is served: never
+expect: fail
+fails: tick_promotes_the_request virtual ms
+fails: lazy_is_full_for_fifo_idle_and_full the run bailed out: lab: CPU 1 has taken no interrupt
+fails: lazy_never_reaches_the_count the run bailed out
+fails: normal_wakeup_waits_for_the_tick the run bailed out
+''', 'L4', [
+ ('sched/core.c', lambda s: replace_stub(replace_stub(s, 'lazy_request_ok',
+   '\treturn preempt_mode_lazy() && curr->prio == PRIO_NORMAL && curr != rqs[cpu].idle;'),
+   '__resched_curr',
+   '\tu64 old = __atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED_LAZY, __ATOMIC_SEQ_CST);\n\tif (!(old & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY)))\n\t\tthis_cpu_stat_inc(resched_lazy);\n\treturn;')),
+ ('sched/wake.c', lambda s: replace_stub(s, 'scheduler_tick',
+  '\tif (READ_ONCE(curr->flags) & _TIF_NEED_RESCHED_LAZY) {\n\t\tthis_cpu_stat_inc(lazy_promoted);\n\t\tresched_curr(cpu);\n\t\twhile (READ_ONCE(curr->flags) & _TIF_NEED_RESCHED_LAZY)\n\t\t\t; /* until it is served */\n\t}')),
+])
+shutil.rmtree(TMP)

@@ -1,0 +1,137 @@
+"""Build, boot and score a student tree (tools/lab/grade; tools/lab/lab-check
+boots each tree once with every lab's suite). See tools/lib/labgrade.py
+for the grading tree and the log."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+
+from tools.lab import checks
+from tools.lib import build as build_mod
+from tools.lib import lab as labmod
+from tools.lib import labgrade, qemu
+from tools.lib.proc import ProcessSet
+from tools.lib.serial import find_panic, read_log
+
+SMP = 2
+MEM = "256M"
+# Far above any grade (a boot takes seconds): when QEMU is still running
+# after this long, the host was too slow, and that is no grade at all.
+HOST_TIMEOUT = 600.0
+
+
+@dataclass
+class Run:
+    """One build and boot of a grading tree."""
+    tree: str                       # the grading tree
+    cmdline: str
+    build_ok: bool = False
+    build_output: str = ""
+    lines: list[str] = field(default_factory=list)
+    boot: qemu.Boot | None = None
+    host_too_slow: bool = False
+    build_seconds: float = 0.0
+
+    @property
+    def elf(self) -> str:
+        return os.path.join(self.tree, "build", "fold.elf")
+
+
+def cmdline_for(suites: list[str], seeds: list[int], case: str | None) -> str:
+    words = ["test=" + ",".join(suites), "lab_seeds=" + ",".join(map(str, seeds)),
+             "clock=icount"]
+    if case:
+        words.insert(2, f"lab_case={case}")
+    return " ".join(words)
+
+
+def prime(tree: str, ref_tree: str, changed: list[str]) -> None:
+    """Start tree's build from ref_tree's (lab-check: one full build of the
+    reference, then only what a skeleton changed). Every file that
+    differs from the reference is made newer than every copied object."""
+    src, dst = os.path.join(ref_tree, "build"), os.path.join(tree, "build")
+    if not os.path.isdir(src) or os.path.exists(dst):
+        return
+    shutil.copytree(src, dst, symlinks=True)
+    newest = max(os.stat(os.path.join(d, n)).st_mtime for d, _, ns in os.walk(dst) for n in ns)
+    for p in changed:
+        path = os.path.join(tree, p)
+        if os.path.exists(path):
+            os.utime(path, (newest + 2, newest + 2))
+
+
+def build_tree(run: Run) -> None:
+    make = build_mod.make_program()
+    cmd = build_mod.iso_command(make, "build", "build/grade.iso", run.cmdline)
+    t0 = time.monotonic()
+    status, output = build_mod.run_make(cmd, run.tree, env=build_mod.clean_env())
+    run.build_seconds = time.monotonic() - t0
+    run.build_ok = status == 0
+    run.build_output = output
+
+
+def boot_tree(run: Run, timeout: float = HOST_TIMEOUT, procs: ProcessSet | None = None) -> None:
+    log, out = "build/grade.log", "build/grade.qemu.txt"
+    machine = qemu.Machine("pc", MEM, SMP, "tcg", True, False)
+    cmd = qemu.command(qemu.program(), machine, "build/grade.iso", f"file:{log}")
+    run.boot = qemu.boot(cmd, serial_log=log, output=out, timeout=timeout,
+                         procs=procs or ProcessSet(), cwd=run.tree)
+    run.host_too_slow = run.boot.timed_out
+    run.lines = read_log(os.path.join(run.tree, log))
+
+
+@dataclass
+class Scored:
+    case: labmod.Case
+    status: str                     # pass, fail, timeout, notrun, skip
+    diagnostics: list[str]
+    points: int
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "pass"
+
+
+def why_not_run(run: Run) -> str:
+    if not run.build_ok:
+        return "the kernel did not build"
+    panic = find_panic(run.lines)
+    if panic:
+        return f"the kernel panicked: {run.lines[panic.line - 1].strip()}"
+    bail = labgrade.bail_out(run.lines)
+    if bail:
+        return f"the run bailed out: {bail}"
+    if run.boot and run.boot.exit_code == 0 and not run.boot.timed_out:
+        return "the machine reset (a triple fault?) before the case ran"
+    return "the kernel never printed its result"
+
+
+def score_lab(lab: labmod.Lab, run: Run, only: str | None = None) -> list[Scored]:
+    results = labgrade.suite_results(run.lines, lab.suite) if run.lines else {}
+    out = []
+    for c in lab.cases:
+        if only and c.name != only:
+            continue
+        if c.host:
+            if not run.build_ok:
+                out.append(Scored(c, "notrun", ["the kernel did not build"], 0))
+                continue
+            problems = checks.run(c.name, run.elf)
+            out.append(Scored(c, "fail" if problems else "pass", problems,
+                              0 if problems else c.points))
+            continue
+        r = results.get(c.name)
+        if r is None:
+            out.append(Scored(c, "notrun", [why_not_run(run)], 0))
+        elif r.status == "timeout":
+            out.append(Scored(c, "timeout", r.diagnostics + [f"# {r.note}"], 0))
+        elif r.status == "skip":
+            out.append(Scored(c, "skip", [f"skipped: {r.note}"], 0))
+        else:
+            # The stub's line first: it says what is left to write.
+            diags = sorted(r.diagnostics, key=lambda d: labgrade.STUB_TEXT not in d)
+            out.append(Scored(c, r.status, diags, c.points if r.status == "pass" else 0))
+    return out

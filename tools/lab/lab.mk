@@ -1,0 +1,30 @@
+# The labs (docs/10-labs.md): the Makefile includes this fragment.
+#
+#   make lab LAB=Ln [DEST=dir] [FORCE=1]   write lab Ln's student tree
+#                   (default build/lab/Ln; FORCE=1 replaces an existing one)
+#   make grade LAB=Ln [DEST=dir] [SEED=s,s] [CASE=name] [GRADE_JSON=file]
+#                   build it with the reference's tests, run the lab's cases
+#                   under icount, score them (build/lab/Ln.grade.json)
+#   make lab-check  every skeleton fails its own cases and passes the others,
+#                   the reference scores full marks, the variants of
+#                   tests/tools/lab/ pass or fail as they say
+
+LAB ?=
+DEST ?=
+SEED ?=
+CASE ?=
+GRADE_JSON ?=
+LAB_CHECK_JOBS ?= 2
+
+.PHONY: lab grade lab-check
+lab:
+	$(Q)python3 tools/lab/mklab $(call sq,$(LAB)) $(if $(DEST),--dest $(call sq,$(DEST))) \
+		$(if $(filter 1,$(FORCE)),--force)
+
+grade: tools
+	$(Q)python3 tools/lab/grade $(call sq,$(LAB)) $(if $(DEST),--tree $(call sq,$(DEST))) \
+		$(if $(SEED),--seed $(call sq,$(SEED))) $(if $(CASE),--case $(call sq,$(CASE))) \
+		$(if $(GRADE_JSON),--json $(call sq,$(GRADE_JSON)))
+
+lab-check: tools
+	$(Q)python3 tools/lab/lab-check -j $(LAB_CHECK_JOBS)
