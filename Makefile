@@ -302,7 +302,7 @@ run: $(ELF) $(USER_ELFS)
 SCREEN_ISO := $(BUILD)/screen.iso
 .PHONY: test-screen
 test-screen: $(ELF) $(USER_ELFS) | tools
-	$(Q)$(MAKE) -s --no-print-directory ISO=$(SCREEN_ISO) CMDLINE='autorun=programs shell=on' $(SCREEN_ISO)
+	$(Q)$(MAKE) -s --no-print-directory ISO=$(SCREEN_ISO) CMDLINE='autorun=cpus shell=on' $(SCREEN_ISO)
 	$(Q)python3 tests/screen/check-screen $(SCREEN_ISO) $(FONT) $(BUILD)/screen
 
 check-disasm:
