@@ -166,11 +166,16 @@ static void sleep_accuracy(struct ktest *t)
 		if (late > max_late)
 			max_late = late;
 	}
-	u64 bound = clock_icount ? 100 * NSEC_PER_USEC : 50 * NSEC_PER_MSEC;
-	KT_EXPECT_OP(t, max_late, <, bound);
-	ktest_diag(t, "woke %llu ns late on average, %llu ns at most (%s clock)",
+	/* How late is bounded only under icount: on the wall clock a busy
+	 * host that runs QEMU's timer thread late makes every wake-up late
+	 * (56 ms seen beside a load of 8), which says nothing of fold. The
+	 * COUNT x PREEMPT rows run this suite under icount. */
+	if (clock_icount)
+		KT_EXPECT_OP(t, max_late, <, 100 * NSEC_PER_USEC);
+	ktest_diag(t, "woke %llu ns late on average, %llu ns at most (%s)",
 		   (unsigned long long)(sum / n), (unsigned long long)max_late,
-		   clock_icount ? "icount" : "wall");
+		   clock_icount ? "icount clock, bound 100 us" :
+				  "wall clock: the host's, not bounded here");
 }
 
 /* ---- mutex: threads on every CPU, sleeping inside the lock. */
