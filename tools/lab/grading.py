@@ -68,6 +68,11 @@ def build_tree(run: Run) -> None:
     cmd = build_mod.iso_command(make, "build", "build/grade.iso", run.cmdline)
     t0 = time.monotonic()
     status, output = build_mod.run_make(cmd, run.tree, env=build_mod.clean_env())
+    if status and "xorriso : ABORT" in output:
+        # xorriso (grub-mkrescue's) now and then dies at its exit after
+        # writing the ISO (SIGSEGV, "Trying to shut down drive"): the
+        # host's tool, not the tree. Once more.
+        status, output = build_mod.run_make(cmd, run.tree, env=build_mod.clean_env())
     run.build_seconds = time.monotonic() - t0
     run.build_ok = status == 0
     run.build_output = output
