@@ -372,6 +372,7 @@ test: tools
 	$(Q)$(MAKE) -s --no-print-directory test-replay
 	$(Q)python3 tools/bench/run-bench --self-test
 	$(Q)python3 tools/bench/check-cyclictest --self-test
+	$(Q)python3 tools/bench/run-vs-icount --self-test
 	$(Q)python3 tools/bench/run-bench --repro-check
 	$(Q)$(MAKE) -s --no-print-directory profile-test
 	$(Q)python3 tests/torture/run-torture --self-test
@@ -452,6 +453,8 @@ help:
 	@echo "                 modes none voluntary full lazy)"
 	@echo "  bench-repro    two -smp 1 icount runs of one build must give identical figures"
 	@echo "  bench-selftest the bench harness on canned logs"
+	@echo "  run-vs-icount  make run's report on the wall clock beside the same under icount, each"
+	@echo "                 figure against the host effect docs/06-measuring.md allows (SMP, TCG_THREAD)"
 	@echo "  profile        where a path's instructions go, per function and stage, and what each"
 	@echo "                 function inlined (the debug information's inline chains; tools/profile/):"
 	@echo "                 PROFILE=\"$(PROFILE)\" PROFILE_N= PROFILE_BUILD=\"PREEMPT=none ...\""

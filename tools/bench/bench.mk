@@ -15,6 +15,7 @@
 #   make bench ACCEL=kvm            wall clock under KVM
 #   make bench-repro                folded/full -smp 1 twice: same figures?
 #   make bench-selftest             run-bench's own tests, on canned logs
+#   make run-vs-icount              make run's report, wall clock beside icount
 #
 # Output: $(BUILD)/bench/RESULTS.md, results.json, *.png and *.svg.
 
@@ -41,7 +42,7 @@ endif
 
 BENCH_RUN := python3 tools/bench/run-bench
 
-.PHONY: bench bench-repro bench-selftest
+.PHONY: bench bench-repro bench-selftest run-vs-icount
 
 # BENCH_ARGS travels in the environment: no quoting can break it.
 bench: export FOLD_BENCH_ARGS = $(BENCH_ARGS)
@@ -58,5 +59,11 @@ bench-repro: tools
 bench-selftest:
 	$(Q)$(BENCH_RUN) --self-test
 	$(Q)python3 tools/bench/check-cyclictest --self-test
+	$(Q)python3 tools/bench/run-vs-icount --self-test
+
+# make run's report on the wall clock beside the same under icount, each
+# figure held against its documented host effect (docs/06-measuring.md).
+run-vs-icount: tools
+	$(Q)python3 tools/bench/run-vs-icount --smp $(SMP) --tcg-thread $(TCG_THREAD)
 
 .DEFAULT_GOAL := $(BENCH_SAVED_GOAL)
