@@ -380,6 +380,7 @@ test: tools
 	$(Q)python3 tools/experiments/run-experiments --self-test
 	$(Q)$(MAKE) -s --no-print-directory test-screen
 	$(Q)$(MAKE) -s --no-print-directory check-docs
+	$(Q)python3 tools/lab/lab-check --no-variants -j $(LAB_CHECK_JOBS)
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run -j $(TEST_JOBS) $(TESTFLAGS)
 
