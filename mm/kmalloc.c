@@ -27,12 +27,10 @@ struct km_free {
 
 static struct km_free *free_lists[NCLASSES];
 static DEFINE_SPINLOCK(km_lock);
-/* For leak checks (kmalloc_usage): objects handed out and not freed, and
- * the frames kmalloc holds (its classes' pages, which it keeps, and the
- * big objects' frames). */
-static u64 km_objects, km_pages;
-static volatile u64 bytes_in_use;  /* atomic */
-static u64 class_pages;            /* under km_lock */
+/* What kmalloc holds, for leak checks (kmalloc_usage()). The size
+ * classes' pages are counted under km_lock; the rest atomically. */
+static u64 km_objects, km_bytes, km_big_pages;
+static u64 km_class_pages;
 
 static size_t class_size(int c)
 {
@@ -57,8 +55,8 @@ void *kmalloc(size_t size)
 		h->cls = BIG_CLASS;
 		h->npages = (u32)n;
 		__atomic_add_fetch(&km_objects, 1, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&km_pages, n, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&bytes_in_use, n * PAGE_SIZE, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&km_big_pages, n, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&km_bytes, n * PAGE_SIZE, __ATOMIC_RELAXED);
 		return h + 1;
 	}
 	u64 f = spin_lock_irqsave(&km_lock);
@@ -68,8 +66,7 @@ void *kmalloc(size_t size)
 			spin_unlock_irqrestore(&km_lock, f);
 			return NULL;
 		}
-		__atomic_add_fetch(&km_pages, 1, __ATOMIC_RELAXED);
-		class_pages++;
+		km_class_pages++;
 		char *page = phys_to_virt(pa);
 		for (size_t off = 0; off + class_size(c) <= PAGE_SIZE; off += class_size(c)) {
 			struct km_free *o = (struct km_free *)(page + off);
@@ -86,7 +83,7 @@ void *kmalloc(size_t size)
 	if (o->h.magic != KM_MAGIC_FREE)
 		panic("kmalloc: free list of class %zu corrupted at %p", class_size(c), o);
 	o->h.magic = KM_MAGIC_USED;
-	__atomic_fetch_add(&bytes_in_use, class_size(c), __ATOMIC_RELAXED);
+	__atomic_add_fetch(&km_bytes, class_size(c), __ATOMIC_RELAXED);
 	return &o->h + 1;
 }
 
@@ -109,14 +106,14 @@ void kfree(void *p)
 		panic("kfree: %p was not allocated by kmalloc", p);
 	__atomic_sub_fetch(&km_objects, 1, __ATOMIC_RELAXED);
 	if (h->cls == BIG_CLASS) {
-		__atomic_sub_fetch(&km_pages, h->npages, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&km_big_pages, h->npages, __ATOMIC_RELAXED);
 		h->magic = KM_MAGIC_FREE;
-		__atomic_fetch_sub(&bytes_in_use, (u64)h->npages * PAGE_SIZE, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&km_bytes, (u64)h->npages * PAGE_SIZE, __ATOMIC_RELAXED);
 		frame_free_contig(virt_to_phys(h), h->npages);
 		return;
 	}
 	BUG_ON(h->cls >= NCLASSES);
-	__atomic_fetch_sub(&bytes_in_use, class_size((int)h->cls), __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&km_bytes, class_size((int)h->cls), __ATOMIC_RELAXED);
 	struct km_free *o = (struct km_free *)h;
 	o->h.magic = KM_MAGIC_FREE;
 	u64 f = spin_lock_irqsave(&km_lock);
@@ -125,18 +122,10 @@ void kfree(void *p)
 	spin_unlock_irqrestore(&km_lock, f);
 }
 
-void kmalloc_usage(u64 *objects, u64 *pages)
+void kmalloc_usage(struct kmalloc_usage *u)
 {
-	*objects = __atomic_load_n(&km_objects, __ATOMIC_RELAXED);
-	*pages = __atomic_load_n(&km_pages, __ATOMIC_RELAXED);
-}
-
-u64 kmalloc_bytes_in_use(void)
-{
-	return __atomic_load_n(&bytes_in_use, __ATOMIC_RELAXED);
-}
-
-u64 kmalloc_class_pages(void)
-{
-	return READ_ONCE(class_pages);
+	u->objects = __atomic_load_n(&km_objects, __ATOMIC_RELAXED);
+	u->bytes = __atomic_load_n(&km_bytes, __ATOMIC_RELAXED);
+	u->big_pages = __atomic_load_n(&km_big_pages, __ATOMIC_RELAXED);
+	u->class_pages = READ_ONCE(km_class_pages);
 }

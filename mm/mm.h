@@ -65,16 +65,16 @@ bool stack_guard_contains(u64 va, int *slot);
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 void kfree(void *p);
-/* Objects allocated and not freed; frames kmalloc holds (freed small
- * objects' pages stay with it for reuse). */
-void kmalloc_usage(u64 *objects, u64 *pages);
-/* What kmalloc holds, for the leak check (tests/fault/leak_check.h):
- * bytes of live objects (each counted at its class size, header
- * included; a large one in whole pages), and the pages its size classes
- * have taken from the frame allocator (kept on their free lists, never
- * given back). */
-u64 kmalloc_bytes_in_use(void);
-u64 kmalloc_class_pages(void);
+/* What kmalloc holds, for leak checks (tests/fault/leak_check.h). */
+struct kmalloc_usage {
+	u64 objects;     /* handed out and not freed */
+	u64 bytes;       /* of those, each at its class size (header included),
+			  * a large one in whole pages */
+	u64 class_pages; /* frames the size classes took: kept on their free
+			  * lists for reuse, never given back */
+	u64 big_pages;   /* frames of the large objects alive */
+};
+void kmalloc_usage(struct kmalloc_usage *u);
 
 /* fault_attrs.c: the allocators' fault injection (kernel/debug/fault_inject.h). */
 struct fault_attr;

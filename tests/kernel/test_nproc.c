@@ -12,6 +12,7 @@
  * the frames lost are the drop less that growth, and must be 0. */
 #include "tests/kernel/ktest.h"
 #include "tests/kernel/user_run.h"
+#include "tests/fault/leak_check.h"
 #include "process/process.h"
 #include "process/syscall.h"
 #include "kernel/printk.h"
@@ -27,42 +28,20 @@
 #define FLOOD_POLLS 200000
 #define REAP_POLLS 20000
 
-struct figures {
-	u64 frames_free, km_objects, km_pages, stack_frames;
-	u32 stacks, processes;
-};
-
-static void measure(struct figures *f)
+/* Every figure the leak check keeps, as ps would see them: detached
+ * zombies reaped first. */
+static void measure(struct leak_snapshot *s)
 {
-	struct process_limits l;
 	process_reap_detached(); /* as ps does */
-	process_limits(&l);
-	f->processes = l.nr_processes;
-	f->frames_free = frames_free();
-	kmalloc_usage(&f->km_objects, &f->km_pages);
-	f->stack_frames = stack_frames_mapped();
-	f->stacks = stack_slots_in_use();
+	leak_snapshot(s);
 }
 
-static void expect_same(struct ktest *t, const struct figures *a, const struct figures *b)
+/* One line per figure on the console ("leak check: ..."), and each must
+ * be back where it was. */
+static void expect_same(struct ktest *t, const struct leak_snapshot *a,
+			const struct leak_snapshot *b)
 {
-	s64 grown = (s64)(b->km_pages - a->km_pages) + (s64)(b->stack_frames - a->stack_frames);
-	s64 lost = (s64)(a->frames_free - b->frames_free) - grown;
-	ktest_diag(t, "frames free before %llu after %llu (kmalloc's pages %llu -> %llu, stack "
-		   "frames %llu -> %llu, kept for reuse): %lld lost",
-		   (unsigned long long)a->frames_free, (unsigned long long)b->frames_free,
-		   (unsigned long long)a->km_pages, (unsigned long long)b->km_pages,
-		   (unsigned long long)a->stack_frames, (unsigned long long)b->stack_frames,
-		   (long long)lost);
-	ktest_diag(t, "kmalloc objects before %llu after %llu; kernel stacks in use before %u "
-		   "after %u (free %u and %u); processes before %u after %u",
-		   (unsigned long long)a->km_objects, (unsigned long long)b->km_objects, a->stacks,
-		   b->stacks, STACK_SLOTS - a->stacks, STACK_SLOTS - b->stacks, a->processes,
-		   b->processes);
-	KT_EXPECT_EQ(t, lost, 0);
-	KT_EXPECT_EQ(t, b->km_objects, a->km_objects);
-	KT_EXPECT_EQ(t, b->stacks, a->stacks);
-	KT_EXPECT_EQ(t, b->processes, a->processes);
+	KT_EXPECT_EQ(t, leak_check(a, b), 0);
 }
 
 /* What the flood wrote, off the console. */
@@ -175,7 +154,7 @@ static void flood(struct ktest *t, bool sleepers, u64 left)
 {
 	if (!user_have(t, "spawnflood"))
 		return;
-	struct figures before, after;
+	struct leak_snapshot before, after;
 	struct process_limits l;
 	measure(&before);
 	process_limits(&l);
@@ -299,22 +278,23 @@ static void no_stack_left(struct ktest *t)
 		KT_SKIP(t, "every stack slot would keep %lu MiB of %llu MiB in the stack cache",
 			(unsigned long)(STACK_SLOTS * STACK_SIZE >> 20),
 			(unsigned long long)(mem_usable_bytes >> 20));
-	struct figures before, after;
+	struct leak_snapshot before, after;
 	measure(&before);
 	u32 n = 0;
 	while (n < STACK_SLOTS && (tops[n] = stack_alloc()))
 		n++;
 	u32 in_use = stack_slots_in_use();
-	u64 mid_frames = frames_free(), mid_objects, mid_pages;
-	kmalloc_usage(&mid_objects, &mid_pages);
+	u64 mid_frames = frames_free();
+	struct kmalloc_usage mid, end;
+	kmalloc_usage(&mid);
 	const char *argv[] = { "hello" };
 	struct spawn_args a = { "hello", 1, argv, NULL, false, 0, NULL, 0, NULL };
 	int err = 0;
 	struct process *p = process_spawn(&a, &err);
 	struct thread *th = kthread_create(nothing, NULL, "nostack", PRIO_NORMAL, 0);
-	u64 end_objects, end_pages;
-	kmalloc_usage(&end_objects, &end_pages);
-	s64 lost = (s64)(mid_frames - frames_free()) - (s64)(end_pages - mid_pages);
+	kmalloc_usage(&end);
+	s64 lost = (s64)(mid_frames - frames_free()) -
+		   (s64)(end.class_pages + end.big_pages - mid.class_pages - mid.big_pages);
 	u64 left = frames_free();
 	for (u32 i = 0; i < n; i++)
 		stack_free(tops[i]);
@@ -332,7 +312,7 @@ static void no_stack_left(struct ktest *t)
 	KT_EXPECT_EQ(t, err, -EAGAIN);
 	KT_EXPECT(t, !th);
 	KT_EXPECT_EQ(t, lost, 0);
-	KT_EXPECT_EQ(t, end_objects, mid_objects);
+	KT_EXPECT_EQ(t, end.objects, mid.objects);
 	measure(&after);
 	expect_same(t, &before, &after);
 }
@@ -344,7 +324,7 @@ static void no_memory_left(struct ktest *t)
 {
 	if (!user_have(t, "hello"))
 		return;
-	struct figures before, after;
+	struct leak_snapshot before, after;
 	measure(&before);
 	u64 held = hold_all();
 	KT_ASSERT(t, held);
@@ -355,7 +335,7 @@ static void no_memory_left(struct ktest *t)
 	struct process *p = NULL;
 	int err = 0;
 	for (u32 k = 0; k <= 256 && !p; k++) {
-		struct figures b, e;
+		struct leak_snapshot b, e;
 		measure(&b);
 		p = process_spawn(&a, &err);
 		if (p)
@@ -363,9 +343,7 @@ static void no_memory_left(struct ktest *t)
 		measure(&e);
 		fails++;
 		bad += err != -ENOMEM && err != -EAGAIN;
-		leaks += (s64)(b.frames_free - e.frames_free) != (s64)(e.km_pages - b.km_pages) +
-			 (s64)(e.stack_frames - b.stack_frames) || e.km_objects != b.km_objects ||
-			 e.stacks != b.stacks || e.processes != b.processes;
+		leaks += leak_count(&b, &e) != 0;
 		release_one(); /* one frame more for the next try */
 	}
 	int status = p ? process_wait(p) : -1;
