@@ -47,6 +47,15 @@ def run(tool, wall: str, icount: str, mode: str, cores: int = 2) -> tuple[int, s
     return rc, out.getvalue()
 
 
+def run_doctored(tool, edits: dict[str, str]) -> tuple[int, str]:
+    """The quiet one-thread wall log with edits, against icount."""
+    bad = doctored("wall-single.log", edits)
+    try:
+        return run(tool, bad, log("icount.log"), "single")
+    finally:
+        os.unlink(bad)
+
+
 def main(tool) -> int:
     passed = failed = 0
 
@@ -80,21 +89,15 @@ def main(tool) -> int:
     check("fewer vCPUs than host cores: judged even with a thread each",
           rc == 1 and "not judged" not in out, out)
 
-    bad = doctored("wall-single.log", {"variant=ti|ns_per_pair": "3.10"})
-    rc, out = run(tool, bad, log("icount.log"), "single")
-    os.unlink(bad)
+    rc, out = run_doctored(tool, {"variant=ti|ns_per_pair": "3.10"})
     check("ti faster than folded on the wall, 3.7x apart under icount: order outside",
           rc == 1 and re.search(r"folded < ti .*OUTSIDE", out) is not None, out)
 
-    bad = doctored("wall-single.log", {"irq|ns_per_irq": "1500.00"})
-    rc, out = run(tool, bad, log("icount.log"), "single")
-    os.unlink(bad)
+    rc, out = run_doctored(tool, {"irq|ns_per_irq": "1500.00"})
     check("an interrupt round trip 15x its instructions: outside the path band",
           rc == 1 and re.search(r"irq round trip .*15\.61x .*OUTSIDE", out) is not None, out)
 
-    bad = doctored("wall-single.log", {"load=none cpu=1|avg": "1200000"})
-    rc, out = run(tool, bad, log("icount.log"), "single")
-    os.unlink(bad)
+    rc, out = run_doctored(tool, {"load=none cpu=1|avg": "1200000"})
     check("a wake-up later than the period: outside",
           rc == 1 and re.search(r"latency cpu 1 load=none avg .*OUTSIDE", out) is not None, out)
 
