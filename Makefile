@@ -370,9 +370,7 @@ test: tools
 	$(Q)python3 tests/check-disasm
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
 	$(Q)$(MAKE) -s --no-print-directory test-replay
-	$(Q)python3 tools/bench/run-bench --self-test
-	$(Q)python3 tools/bench/check-cyclictest --self-test
-	$(Q)python3 tools/bench/run-vs-icount --self-test
+	$(Q)$(MAKE) -s --no-print-directory bench-selftest
 	$(Q)python3 tools/bench/run-bench --repro-check
 	$(Q)$(MAKE) -s --no-print-directory profile-test
 	$(Q)python3 tests/torture/run-torture --self-test
