@@ -375,9 +375,11 @@ def test_run_rows(run, tmp) -> list[str]:
                                    (3, True, {True: 2, False: 1}),
                                    (1, False, {True: 1, False: 1})):
         tally = {True: 0, False: 0}
+        failures = []
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            run.run_rows(runner, rows, jobs, keep_going, False, tally)
+            run.run_rows(runner, rows, jobs, keep_going, False, tally,
+                         failures)
         text = out.getvalue()
         label = f"-j {jobs}{'' if keep_going else ' --no-keep-going'}"
         if tally != want:
@@ -387,6 +389,13 @@ def test_run_rows(run, tmp) -> list[str]:
             problems.append(f"{label}: progress lines wrong:\n{text}")
         if not keep_going and "r-pass2" in text:
             problems.append(f"{label}: went on after a failure")
+        recap = run.format_recap(failures)
+        if [f.row.name for f in failures] != ["r-fail"] or not \
+                recap.startswith("failed rows (1), again:\n  r-fail ... FAILED"):
+            problems.append(f"{label}: recap of the failed rows wrong:\n"
+                            f"{recap}")
+    if run.format_recap([]) != "":
+        problems.append("recap printed with no failed row")
     return problems
 
 
@@ -397,7 +406,7 @@ def test_build_failures(run, tmp) -> list[str]:
     tally = {True: 0, False: 0}
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        run.run_rows(runner, rows, 1, True, False, tally)
+        run.run_rows(runner, rows, 1, True, False, tally, [])
     text = out.getvalue()
     problems = []
     if tally != {True: 0, False: 2}:
