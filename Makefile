@@ -49,10 +49,20 @@ PREEMPT_MODES := $(shell sed -n 's/^[[:space:]]*X.[A-Z_]*, *\([a-z_]*\),.*/\1/p'
 ifeq ($(filter $(COUNT),$(COUNT_MODELS)),)
 $(error COUNT=$(COUNT) is not a count model; choose one of: $(COUNT_MODELS))
 endif
-ifeq ($(filter $(PREEMPT),$(PREEMPT_MODES)),)
-$(error PREEMPT=$(PREEMPT) is not a preemption mode; choose one of: $(PREEMPT_MODES))
+# PREEMPT=rt is PREEMPT_RT, a build choice as Linux's CONFIG_PREEMPT_RT:
+# sleeping spinlock_t, on top of full preemption (preempt=lazy at boot
+# picks the other mode RT allows; none and voluntary are refused).
+ifeq ($(PREEMPT),rt)
+PREEMPT_RT := 1
+PREEMPT_MODE := full
+else
+PREEMPT_RT := 0
+PREEMPT_MODE := $(PREEMPT)
 endif
-ifneq ($(filter off-full off-lazy,$(COUNT)-$(PREEMPT)),)
+ifeq ($(filter $(PREEMPT_MODE),$(PREEMPT_MODES)),)
+$(error PREEMPT=$(PREEMPT) is not a preemption mode; choose one of: $(PREEMPT_MODES) rt)
+endif
+ifneq ($(filter off-full off-lazy,$(COUNT)-$(PREEMPT_MODE)),)
 $(error COUNT=off has no preempt count, so it cannot tell when $(PREEMPT) preemption is safe: use PREEMPT=none or PREEMPT=voluntary with COUNT=off, or another COUNT)
 endif
 ifeq ($(filter $(ACCEL),tcg kvm),)
@@ -96,8 +106,8 @@ endif
 # kernel/preempt.h includes; nothing else in the build depends on COUNT.
 model_defs = -DPREEMPT_MODEL_H='"arch/x86_64/preempt/$(1).h"'
 MODEL_DEFS := $(call model_defs,$(COUNT))
-MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT) | tr a-z A-Z) \
-	-DPREEMPT_MODE_DEFAULT_NAME='"$(PREEMPT)"'
+MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT_MODE) | tr a-z A-Z) \
+	-DPREEMPT_MODE_DEFAULT_NAME='"$(PREEMPT_MODE)"' -DPREEMPT_RT=$(PREEMPT_RT)
 
 # ---- flags ----------------------------------------------------------------
 # -mno-red-zone: interrupts arrive on the current stack and would overwrite
@@ -130,7 +140,7 @@ LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segmen
 # Every folder of kernel source, lowest layer first (tests/layers).
 KERNEL_DIRS := lib boot arch/x86_64 $(sort $(dir $(wildcard arch/x86_64/*/*.[ch] arch/x86_64/*/*/*.[ch] arch/x86_64/*/*.asm))) \
 	kernel $(sort $(dir $(wildcard kernel/*/*.[ch]))) mm sched process ipc drivers bench \
-	tests/kernel tests/fault tests/labs tests/torture tests/disasm shell init
+	tests/kernel tests/locking tests/fault tests/labs tests/torture tests/disasm shell init
 C_SRCS := $(wildcard $(addsuffix /*.c,$(KERNEL_DIRS:/=)))
 C_SRCS := $(filter-out arch/x86_64/kernel/asm-offsets.c bench/bench_pair.c,$(C_SRCS))
 ASM_SRCS := $(wildcard $(addsuffix /*.asm,$(KERNEL_DIRS:/=)))
@@ -257,7 +267,7 @@ $(ISO).cmdline: FORCE
 # (preempt=MODE added to CMDLINE) and one per test suite (test=SUITE), for
 # MENU_TIMEOUT seconds, on the serial line as well. $(ISO).menu records the
 # choice, as $(ISO).cmdline does CMDLINE.
-KTEST_SUITES := $(sort $(shell sed -n 's/^KTEST_SUITE.\([a-z0-9_]*\),.*/\1/p' tests/kernel/*.c tests/fault/*.c))
+KTEST_SUITES := $(sort $(shell sed -n 's/^KTEST_SUITE.\([a-z0-9_]*\),.*/\1/p' tests/kernel/*.c tests/locking/*.c tests/fault/*.c))
 MENU_WORDS := $(if $(filter 1,$(MENU)),$(PREEMPT_MODES:%=preempt=%) test=all $(KTEST_SUITES:%=test=%))
 $(ISO).menu: FORCE
 	@mkdir -p $(dir $@)
@@ -316,7 +326,7 @@ check-disasm:
 check-protos:
 	$(Q)python3 tests/check-protos
 
-# Every experiment (E1-E8: the claims of 2013, 2024 and 2025 with a figure
+# Every experiment (E1-E9: the claims of 2013, 2024 and 2025 with a figure
 # each) and one page, $(EXPERIMENTS_OUT)/EXPERIMENTS.md (tools/experiments/).
 # EXPERIMENTS_DOC=docs: also copy the page and its plots there.
 EXPERIMENTS_OUT ?= $(BUILD)/experiments
@@ -449,7 +459,8 @@ help:
 	@echo "  bench          every COUNT x PREEMPT x SMP under -icount: build/bench/RESULTS.md"
 	@echo "                 (preempt, latency and userlat per load, throughput, uaccess, syscall,"
 	@echo "                 E8: hackbench, wakeup_hog, mode_cost; IPC: ipc, udriver;"
-	@echo "                 modes none voluntary full lazy)"
+	@echo "                 E9: inversion and the lock load; modes none voluntary full lazy, and rt:"
+	@echo "                 PREEMPT=rt, with COUNT=folded only)"
 	@echo "  bench-repro    two -smp 1 icount runs of one build must give identical figures"
 	@echo "  bench-selftest the bench harness on canned logs"
 	@echo "  run-vs-icount  make run's report on the wall clock beside the same under icount, each"
@@ -466,7 +477,7 @@ help:
 	@echo "  trace          trace a short run under -icount (CMDLINE= another workload): build/trace.dat,"
 	@echo "                 then trace-cmd report on it (tools/trace/mktracedat; docs/07-debugging.md, Tracing)"
 	@echo "  trace-check    the trace round trip twice: identical files, sched events (part of make test)"
-	@echo "  experiments    every experiment E1-E8 (claim, command, figure, verdict): $(EXPERIMENTS_OUT)/EXPERIMENTS.md"
+	@echo "  experiments    every experiment E1-E9 (claim, command, figure, verdict): $(EXPERIMENTS_OUT)/EXPERIMENTS.md"
 	@echo "                 (E5: six kernel builds read by objdump; the bench at -smp 1; bench race; ~25 min)"
 	@echo "  lab            LAB=L1..L5 [DEST=dir] [FORCE=1]: write a lab's student tree, its holes stubbed"
 	@echo "                 (default build/lab/LAB, which make clean removes; docs/10-labs.md)"
@@ -501,7 +512,7 @@ help:
 	@echo "  (this tree builds: $(USER_PROGS))"
 	@echo "variables (current value):"
 	@echo "  COUNT=$(COUNT)      count model: folded percpu ti off, or racy (the article's first idea)"
-	@echo "  PREEMPT=$(PREEMPT)      default preemption mode: $(PREEMPT_MODES) (boot: preempt=)"
+	@echo "  PREEMPT=$(PREEMPT)      default preemption mode: $(PREEMPT_MODES) (boot: preempt=); rt: PREEMPT_RT, sleeping spinlock_t on full"
 	@sed -n 's/^[[:space:]]*X.[A-Z_]*, *\([a-z_]*\), *"\(.*\)").*/                    \1: \2/p' sched/preempt_mode.h
 	@echo "                    (Linux 7.0 on x86 keeps only full and lazy: docs/02-modes-and-patching.md)"
 	@echo "  SMP=$(SMP)  MEM=$(MEM)  MACHINE=$(MACHINE)  ACCEL=$(ACCEL)   QEMU machine (tcg or kvm)"

@@ -34,7 +34,8 @@ struct bench_opt {
 	NUM(hog_points, 1, 100000000)     \
 	NUM(hog_run, 1, 1000000000)       \
 	NUM(histogram, 0, 2000)           \
-	NUM(nsecs, 0, 1)
+	NUM(nsecs, 0, 1)                  \
+	NUM(section_us, 1, 1000000)
 #define BENCH_THROUGHPUT_OPTIONS(NUM, WORDS) \
 	NUM(ops, 1000, 100000000)            \
 	NUM(W, 0, 100000)                    \
@@ -72,13 +73,16 @@ struct bench_opt {
 #define BENCH_MODE_COST_OPTIONS(NUM, WORDS) \
 	NUM(iters, 1000, 100000000)          \
 	NUM(irq_iters, 100, 10000000)
+#define BENCH_INVERSION_OPTIONS(NUM, WORDS) \
+	NUM(section_us, 10, 1000000)         \
+	NUM(medium_us, 10, 10000000)
 #define BENCH_OPT_NUM(key, min, max) { #key, &key, min, max, NULL, 0 },
 #define BENCH_OPT_WORDS(key, words) { #key, &key, 0, 0, words, ARRAY_SIZE(words) },
 /* The same lists as a table without values, for help (bench_usage). */
 #define BENCH_USAGE_NUM(key, min, max) { #key, NULL, min, max, NULL, 0 },
 #define BENCH_USAGE_WORDS(key, words) { #key, NULL, 0, 0, words, ARRAY_SIZE(words) },
 /* bench latency's load= words, in the order of its LOAD_* values. */
-extern const char *const bench_latency_loads[3];
+extern const char *const bench_latency_loads[4];
 
 /* The benchmarks: X(name, its options list, what it measures). The shell's
  * bench command and its help are made from this list: bench_<name> runs
@@ -95,7 +99,8 @@ extern const char *const bench_latency_loads[3];
 	X(udriver, BENCH_UDRIVER_OPTIONS, "interrupt to user-level driver latency, per mode, idle and under a hog") \
 	X(hackbench, BENCH_HACKBENCH_OPTIONS, "groups of threads passing messages (E8 throughput)") \
 	X(wakeup_hog, BENCH_WAKEUP_HOG_OPTIONS, "FIFO and normal wake-up latency under a hog (E8)") \
-	X(mode_cost, BENCH_MODE_COST_OPTIONS, "the mode points in none: patched code vs a variable (E8)")
+	X(mode_cost, BENCH_MODE_COST_OPTIONS, "the mode points in none: patched code vs a variable (E8)") \
+	X(inversion, BENCH_INVERSION_OPTIONS, "priority inversion: a lock's wait with and without inheritance (E9)")
 
 /* One help line: "  bench latency    [interval=50-1000000 ... load=none|hog|pingpong ...]  what". */
 void bench_usage(const char *bench, const struct bench_opt *opts, size_t n, const char *what);
@@ -143,6 +148,7 @@ int bench_udriver(int argc, char **argv);  /* bench/bench_udriver.c */
 int bench_hackbench(int argc, char **argv);  /* bench/bench_hackbench.c */
 int bench_wakeup_hog(int argc, char **argv); /* bench/bench_wakeup_hog.c */
 int bench_mode_cost(int argc, char **argv);  /* bench/bench_mode_cost.c */
+int bench_inversion(int argc, char **argv); /* bench/bench_inversion.c */
 /* Registers bench preempt's empty handler at VECTOR_BENCH (once). */
 void bench_irq_nop_init(void);
 extern const char *const bench_userlat_loads[2]; /* none, hog */

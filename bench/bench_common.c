@@ -107,11 +107,16 @@ void bench_help_all(void)
 #undef BENCH_HELP
 }
 
+/* A PREEMPT_RT kernel's mode is "rt" (the build's name, make PREEMPT=rt)
+ * when it runs full, "rt-lazy" when it runs lazy: its figures are told
+ * apart from full's and lazy's without RT. */
 int bench_context(char *buf, size_t size)
 {
+	const char *mode = preempt_mode_name(preempt_mode);
+	if (PREEMPT_RT)
+		mode = preempt_mode == PREEMPT_MODE_LAZY ? "rt-lazy" : "rt";
 	return snprintf(buf, size, "model=%s mode=%s smp=%u clock=%s", preempt_model_name(),
-			preempt_mode_name(preempt_mode), nr_cpus_online,
-			clock_icount ? "icount" : "wall");
+			mode, nr_cpus_online, clock_icount ? "icount" : "wall");
 }
 
 int fmt_centi(char *buf, size_t size, u64 x100)

@@ -30,7 +30,7 @@
 #define HB_DATASIZE 100 /* hackbench.c's DATASIZE */
 
 struct channel {
-	struct spinlock lock;
+	spinlock_t lock;   /* a pipe's lock: sleeps on PREEMPT=rt */
 	struct wait_queue readers, writers;
 	u64 head, tail; /* messages taken, messages put */
 	u64 depth;

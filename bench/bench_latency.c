@@ -8,6 +8,16 @@
  *             none only at cond_resched()
  *   pingpong  pairs of normal threads, on neighbouring CPUs, handing a
  *             message back and forth through completions (like hackbench)
+ *   lock      a normal thread taking its CPU's spinlock_t and working
+ *             inside it for section_us, again and again (experiment E9):
+ *             the FIFO thread needs no lock, but outside PREEMPT_RT the
+ *             section holds preemption off, so its wake-up waits for the
+ *             section's end; on PREEMPT_RT the holder is preempted. Each
+ *             section starts a little before one of the FIFO thread's
+ *             deadlines, by a lead that sweeps the section in sixteenths
+ *             (the first just 100 ns), so that the worst case, a wake-up
+ *             just after the lock was taken, is measured every 16 wake-ups
+ *             instead of left to chance
  * Output: cyclictest's own report, byte for byte as rt-tests 2.4 prints
  * it (bench/cyclictest_out.c): its T: lines, and with histogram=N
  * its histogram block (N one-microsecond buckets); nsecs=1 is its -N
@@ -20,6 +30,7 @@
 #include "bench/line.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/percpu.h"
 #include "kernel/time/time.h"
 #include "mm/mm.h"
@@ -31,8 +42,8 @@
 #include "lib/string.h"
 #include "lib/format.h"
 
-enum { LOAD_NONE, LOAD_HOG, LOAD_PINGPONG };
-const char *const bench_latency_loads[3] = { "none", "hog", "pingpong" }; /* LOAD_* */
+enum { LOAD_NONE, LOAD_HOG, LOAD_PINGPONG, LOAD_LOCK };
+const char *const bench_latency_loads[4] = { "none", "hog", "pingpong", "lock" }; /* LOAD_* */
 
 struct measurer {
 	u64 interval_ns, loops;
@@ -40,6 +51,7 @@ struct measurer {
 	struct stats st;
 	u32 *buckets;
 	u64 last;
+	volatile u64 next;     /* the deadline it sleeps to (load=lock aims at it) */
 	struct thread *th;
 	u32 tid;
 	u32 cpu;
@@ -52,6 +64,7 @@ static void measure(void *arg)
 	struct measurer *m = arg;
 	u64 next = ktime_get_ns() + m->interval_ns;
 	for (u64 i = 0; i < m->loops; i++) {
+		WRITE_ONCE(m->next, next);
 		sleep_until(next);
 		u64 lat = ktime_get_ns() - next;
 		m->samples[i] = lat;
@@ -84,6 +97,41 @@ static void pingpong_thread(void *arg)
 	complete(&p->peer->pong);
 }
 
+/* load=lock: one per CPU, each thread its own lock. */
+struct lock_load {
+	spinlock_t lock;
+	u64 section_ns;
+	u64 sections;
+	struct measurer *m;    /* the FIFO thread of its CPU */
+};
+
+static void spin_until(u64 end)
+{
+	while (ktime_get_ns() < end && !READ_ONCE(load_stop))
+		cpu_relax();
+}
+
+static void lock_thread(void *arg)
+{
+	struct lock_load *l = arg;
+	struct measurer *m = l->m;
+	for (u64 k = 0; !READ_ONCE(load_stop); k++) {
+		u64 lead = k % 16 ? l->section_ns * (k % 16) / 16 : 100;
+		u64 d = READ_ONCE(m->next);
+		if (!d) { /* the FIFO thread has not started */
+			spin_until(ktime_get_ns() + 10 * NSEC_PER_USEC);
+			continue;
+		}
+		while (d - lead < ktime_get_ns() + NSEC_PER_USEC)
+			d += m->interval_ns; /* too near: the one after */
+		spin_until(d - lead);
+		spin_lock(&l->lock);
+		spin_until(ktime_get_ns() + l->section_ns);
+		spin_unlock(&l->lock);
+		l->sections++;
+	}
+}
+
 /* One BENCH latency_hist line per CPU: the 1 us histogram the host
  * harness plots (whatever unit the cyclictest block above was in). */
 static void print_bench_hist(struct measurer *m, u32 n, u64 nb, const char *ctx, const char *load)
@@ -106,7 +154,7 @@ static void print_bench_hist(struct measurer *m, u32 n, u64 nb, const char *ctx,
 int bench_latency(int argc, char **argv)
 {
 	u64 interval = 1000, loops = 2000, load = LOAD_NONE, hog_points = 100,
-	    hog_run = 20000, histogram = 0, nsecs = 0;
+	    hog_run = 20000, histogram = 0, nsecs = 0, section_us = 1000;
 	struct bench_opt opts[] = { BENCH_LATENCY_OPTIONS(BENCH_OPT_NUM, BENCH_OPT_WORDS) };
 	if (bench_parse("latency", argc, argv, opts, ARRAY_SIZE(opts)))
 		return -1;
@@ -114,8 +162,9 @@ int bench_latency(int argc, char **argv)
 	struct measurer *m = kzalloc(sizeof(*m) * n);
 	struct thread **loaders = kzalloc(sizeof(*loaders) * 2 * n);
 	struct pingpong *pp = kzalloc(sizeof(*pp) * 2 * n);
+	struct lock_load *ll = kzalloc(sizeof(*ll) * n);
 	struct bench_hog ha = { hog_points, hog_run, 0 };
-	if (!m || !loaders || !pp)
+	if (!m || !loaders || !pp || !ll)
 		goto oom;
 	char ctx[128];
 	bench_context(ctx, sizeof(ctx));
@@ -124,6 +173,11 @@ int bench_latency(int argc, char **argv)
 	if (load == LOAD_HOG)
 		console_printf("  hog: might_resched() every %llu iterations, cond_resched() every %llu\n",
 			       (unsigned long long)hog_points, (unsigned long long)hog_run);
+	if (load == LOAD_LOCK)
+		console_printf("  lock: a spinlock_t section of %llu us, again and again, on every CPU (%s)\n",
+			       (unsigned long long)section_us,
+			       PREEMPT_RT ? "PREEMPT_RT: the holder can be preempted"
+					  : "not RT: the section holds preemption off");
 
 	for (u32 c = 0; c < n; c++) {
 		m[c].interval_ns = interval * NSEC_PER_USEC;
@@ -158,6 +212,13 @@ int bench_latency(int argc, char **argv)
 						       1UL << ((c + 1) % n));
 			nload += loaders[nload] != NULL;
 			missing |= nload != 2 * (c + 1);
+		} else if (load == LOAD_LOCK) {
+			spin_lock_init(&ll[c].lock, "bench_latency_lock");
+			ll[c].section_ns = section_us * NSEC_PER_USEC;
+			ll[c].m = &m[c];
+			loaders[nload] = thread_create(lock_thread, &ll[c], "locker", PRIO_NORMAL, 1UL << c);
+			missing |= !loaders[nload];
+			nload += loaders[nload] != NULL;
 		}
 	}
 	for (u32 c = 0; c < n && !missing; c++, nm++) {
@@ -218,6 +279,7 @@ int bench_latency(int argc, char **argv)
 	kfree(m);
 	kfree(loaders);
 	kfree(pp);
+	kfree(ll);
 	return 0;
 oom:
 	console_printf("bench latency: out of memory for %llu samples per CPU\n",
@@ -230,5 +292,6 @@ fail:
 	kfree(m);
 	kfree(loaders);
 	kfree(pp);
+	kfree(ll);
 	return -1;
 }

@@ -36,13 +36,13 @@ struct heavy {
 	u64 ticks;
 	struct thread *th;
 };
-static struct spinlock heavy_locks[MAX_CPUS];
+static raw_spinlock_t heavy_locks[MAX_CPUS];
 static volatile int heavy_go;
 
 static void heavy_thread(void *arg)
 {
 	struct heavy *h = arg;
-	struct spinlock *lock = &heavy_locks[current_thread()->cpu];
+	raw_spinlock_t *lock = &heavy_locks[current_thread()->cpu];
 	while (!READ_ONCE(heavy_go))
 		cpu_relax();
 	u64 t0 = rdtsc();
@@ -56,9 +56,9 @@ static void heavy_thread(void *arg)
 		for (u64 k = 1; k < h->p; k++)
 			preempt_enable();
 		if (h->lock_every && i % h->lock_every == 0) {
-			spin_lock(lock);
+			raw_spin_lock(lock);
 			this_cpu_inc(probe_scratch);
-			spin_unlock(lock);
+			raw_spin_unlock(lock);
 		}
 	}
 	h->ticks = rdtsc() - t0;
@@ -73,7 +73,7 @@ static int preempt_heavy(const char *ctx, u64 ops, u64 w, u64 p, u64 lock_every)
 	bool missing = false;
 	heavy_go = 0;
 	for (u32 c = 0; c < n; c++) {
-		spin_lock_init(&heavy_locks[c], "heavy");
+		raw_spin_lock_init(&heavy_locks[c], "heavy");
 		h[c] = (struct heavy){ missing ? 0 : ops, w, p, lock_every, 0, NULL };
 		h[c].th = missing ? NULL : thread_create(heavy_thread, &h[c], "heavy", PRIO_NORMAL, 1UL << c);
 		missing |= !h[c].th;

@@ -49,7 +49,7 @@ static int set_serial_drv(const char *v)
 early_param(serial_drv, set_serial_drv, serial_drv_option,
 	    "on, off or auto (the user-level serial driver; auto: on unless test=)", "auto");
 
-static DEFINE_SPINLOCK(drv_lock);
+static DEFINE_SPINLOCK(drv_lock); /* spinlock_t: process context only; sleeps on PREEMPT_RT */
 static struct endpoint *drv_ep;     /* a reference, under drv_lock */
 static struct process *drv;
 static int drv_pid;                /* set with drv; cleared after the exit's log line */

@@ -114,9 +114,9 @@ static void make_runnable(struct ipc_state *w, long result)
 
 long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call)
 {
-	u64 f = spin_lock_irqsave(&ipc_lock);
+	u64 f = raw_spin_lock_irqsave(&ipc_lock);
 	if (!ep->receivers) {
-		spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ipc_lock, f);
 		return -EPIPE;
 	}
 	s->is_call = call;
@@ -124,14 +124,14 @@ long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call)
 	if (!r) {
 		s->msg.badge = badge;
 		ipc_enqueue(ep, s, IPC_WAIT_SEND, false);
-		spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ipc_lock, f);
 		return ipc_block(s);
 	}
 	transfer(s, r, badge);
 	make_runnable(r, 0);
 	if (!call) {
 		wake_up_thread(r->t);
-		spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ipc_lock, f);
 		return 0;
 	}
 	link_reply(r, s);
@@ -140,7 +140,7 @@ long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call)
 		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	else
 		wake_up_thread(r->t);
-	spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ipc_lock, f);
 	if (direct)
 		switch_or_wake(r);
 	return ipc_block(s);
@@ -165,13 +165,13 @@ static bool recv_queued(struct ipc_state *s, struct endpoint *ep)
 
 long ipc_recv(struct ipc_state *s, struct endpoint *ep)
 {
-	u64 f = spin_lock_irqsave(&ipc_lock);
+	u64 f = raw_spin_lock_irqsave(&ipc_lock);
 	if (recv_queued(s, ep)) {
-		spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ipc_lock, f);
 		return 0;
 	}
 	ipc_enqueue(ep, s, IPC_WAIT_RECV, true);
-	spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ipc_lock, f);
 	return ipc_block(s);
 }
 
@@ -190,11 +190,11 @@ static struct ipc_state *reply_locked(struct ipc_state *s)
 
 long ipc_reply(struct ipc_state *s)
 {
-	u64 f = spin_lock_irqsave(&ipc_lock);
+	u64 f = raw_spin_lock_irqsave(&ipc_lock);
 	struct ipc_state *c = reply_locked(s);
 	if (c)
 		wake_up_thread(c->t);
-	spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ipc_lock, f);
 	return c ? 0 : -ESRCH;
 }
 
@@ -204,12 +204,12 @@ long ipc_reply(struct ipc_state *s)
  * condition) however the two are scheduled. */
 long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep)
 {
-	u64 f = spin_lock_irqsave(&ipc_lock);
+	u64 f = raw_spin_lock_irqsave(&ipc_lock);
 	struct ipc_state *c = reply_locked(s);
 	if (recv_queued(s, ep)) {
 		if (c)
 			wake_up_thread(c->t);
-		spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ipc_lock, f);
 		return 0;
 	}
 	ipc_enqueue(ep, s, IPC_WAIT_RECV, true);
@@ -218,7 +218,7 @@ long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep)
 		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	else if (c)
 		wake_up_thread(c->t);
-	spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ipc_lock, f);
 	if (direct)
 		switch_or_wake(c);
 	return ipc_block(s);
@@ -252,10 +252,10 @@ long ipc_block(struct ipc_state *s)
 		if (__atomic_load_n(&s->wait, __ATOMIC_SEQ_CST) == IPC_RUNNING)
 			break;
 		if (fatal_signal_pending(s->proc)) {
-			u64 f = spin_lock_irqsave(&ipc_lock);
+			u64 f = raw_spin_lock_irqsave(&ipc_lock);
 			if (s->wait != IPC_RUNNING)
 				ipc_leave(s);
-			spin_unlock_irqrestore(&ipc_lock, f);
+			raw_spin_unlock_irqrestore(&ipc_lock, f);
 			break;
 		}
 		schedule();

@@ -128,7 +128,7 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	struct endpoint *ep = (struct endpoint *)hd->obj;
 	u32 cpu = raw_smp_processor_id();
 
-	spin_lock(&ipc_lock);
+	raw_spin_lock(&ipc_lock);
 	struct ipc_state *to = call ? call_partner(ep) : reply_partner(s, ep);
 	/* The partner's CPU read here is a hint (a cross-CPU message leaves
 	 * without touching the run queue); sched_handoff_lock() checks it
@@ -166,7 +166,7 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	this_cpu_stat_inc(ipc_messages);
 	this_cpu_stat_inc(ipc_fastpath);
 	s->parked = true; /* its frame: PARK_FRAME, once off its stack */
-	spin_unlock(&ipc_lock);
+	raw_spin_unlock(&ipc_lock);
 
 	/* The switch, as sched_handoff() makes it; `current` is next from
 	 * here on, while this code still runs on me's stack. */
@@ -178,7 +178,7 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	return (struct ipc_fast_ret){ task_pt_regs(next), me };
 
 out_ipc:
-	spin_unlock(&ipc_lock);
+	raw_spin_unlock(&ipc_lock);
 	return slow;
 }
 

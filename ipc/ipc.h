@@ -99,7 +99,7 @@ struct ipc_state {
 	struct ipc_msg msg;      /* in: what it sends; out: what it received */
 };
 
-extern struct spinlock ipc_lock;
+extern raw_spinlock_t ipc_lock;
 
 /* May `me`, sending to t, give this CPU straight to t (the fast path, or
  * the slow path's handoff)? t last ran here and may run here, and its

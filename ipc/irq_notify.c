@@ -10,6 +10,10 @@
  * handler, unmasked by a write from user space (Documentation/driver-api/
  * uio-howto.rst, "irqcontrol").
  *
+ * With threaded interrupts (PREEMPT_RT, or the threadirqs option:
+ * kernel/irq/irq_thread.h) the hard handler masks the line, notes the
+ * time and wakes the line's thread, irq/N-notify, which signals the bit.
+ *
  * Each line is bound at most once, by a process with CAP_SYS_RAWIO, and
  * unbound when that process exits. One lock, bind_lock, orders the
  * handler against bind and unbind on another CPU (the handler then takes
@@ -19,6 +23,7 @@
 #include "kernel/printk.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/time/time.h"
+#include "kernel/irq/irq_thread.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/kernel/apic/ioapic.h"
 #include "arch/x86_64/entry/irq.h"
@@ -34,31 +39,54 @@ struct irq_binding {
 	int pid;
 	u64 count;               /* interrupts since boot */
 	bool routed;             /* the I/O APIC entry and the vector are set */
+	u64 stamp;               /* the hard handler's time, for the thread */
+	struct irq_thread thread; /* threaded interrupts only */
 };
 
 static struct irq_binding bindings[NR_ISA_IRQS];
-static DEFINE_SPINLOCK(bind_lock);
+static DEFINE_RAW_SPINLOCK(bind_lock); /* raw: the hard handler takes it */
 static struct irq_latency lat; /* under bind_lock */
+
+/* The handler's work, in hard interrupt context or in the line's thread:
+ * signal the bound bit. */
+static void irq_notify_work(u32 irq, u64 stamp)
+{
+	struct irq_binding *b = &bindings[irq];
+	u64 f = raw_spin_lock_irqsave(&bind_lock);
+	struct notification *n = b->n;
+	if (n) {
+		b->count++;
+		lat.irqs++;
+		if (!n->irq_stamp)  /* the first interrupt the waiter has not seen */
+			n->irq_stamp = stamp;
+		notify_signal(n, 1U << b->bit);
+	}
+	raw_spin_unlock_irqrestore(&bind_lock, f);
+}
+
+static void irq_notify_thread_fn(void *arg)
+{
+	u32 irq = (u32)(u64)arg;
+	irq_notify_work(irq, READ_ONCE(bindings[irq].stamp));
+}
 
 static void irq_notify_handler(struct pt_regs *regs)
 {
 	u32 irq = (u32)(regs->vector - IRQ_VECTOR_BASE);
 	struct irq_binding *b = &bindings[irq];
 	u64 now = ktime_get_ns();
-	spin_lock(&bind_lock);
+	raw_spin_lock(&bind_lock);
 	/* Masked until the driver acks: an edge line would not fire again
 	 * before then anyway, but a level one (or a device raising its line
 	 * again at once) would storm. */
 	ioapic_mask(irq);
-	struct notification *n = b->n;
-	if (n) {
-		b->count++;
-		lat.irqs++;
-		if (!n->irq_stamp)  /* the first interrupt the waiter has not seen */
-			n->irq_stamp = now;
-		notify_signal(n, 1U << b->bit);
-	}
-	spin_unlock(&bind_lock);
+	b->stamp = now;
+	bool threaded = force_irqthreads && b->thread.t;
+	raw_spin_unlock(&bind_lock);
+	if (threaded)
+		irq_thread_wake(&b->thread);
+	else
+		irq_notify_work(irq, now);
 }
 
 long irq_bind_notification(u32 irq, struct notification *n, u32 bit, struct process *p)
@@ -68,9 +96,13 @@ long irq_bind_notification(u32 irq, struct notification *n, u32 bit, struct proc
 	if (!ioapic_init())
 		return -ENODEV;
 	struct irq_binding *b = &bindings[irq];
-	u64 f = spin_lock_irqsave(&bind_lock);
+	/* The thread first: making it may sleep. */
+	if (force_irqthreads && irq_thread_start(&b->thread, irq, "notify",
+						 irq_notify_thread_fn, (void *)(u64)irq))
+		return -ENOMEM;
+	u64 f = raw_spin_lock_irqsave(&bind_lock);
 	if (b->n) {
-		spin_unlock_irqrestore(&bind_lock, f);
+		raw_spin_unlock_irqrestore(&bind_lock, f);
 		return -EBUSY;
 	}
 	if (!b->routed) {
@@ -79,7 +111,7 @@ long irq_bind_notification(u32 irq, struct notification *n, u32 bit, struct proc
 		b->routed = ioapic_route_isa(irq, IRQ_VECTOR_BASE + irq, per_cpu(apic_id, 0));
 	}
 	if (!b->routed) {
-		spin_unlock_irqrestore(&bind_lock, f);
+		raw_spin_unlock_irqrestore(&bind_lock, f);
 		return -ENODEV;
 	}
 	kobject_get(&n->obj);
@@ -89,7 +121,7 @@ long irq_bind_notification(u32 irq, struct notification *n, u32 bit, struct proc
 	b->owner = p;
 	b->pid = p ? p->pid : 0;
 	ioapic_unmask(irq);
-	spin_unlock_irqrestore(&bind_lock, f);
+	raw_spin_unlock_irqrestore(&bind_lock, f);
 	pr_info("irq: IRQ %u bound to %s[%d]'s ntfn#%u bit %u (vector %#x)\n", irq,
 		p ? p->name : "kernel", b->pid, n->obj.id, bit, IRQ_VECTOR_BASE + irq);
 	return 0;
@@ -100,7 +132,7 @@ long irq_ack(u32 irq, struct process *p)
 	if (irq >= NR_ISA_IRQS)
 		return -EINVAL;
 	struct irq_binding *b = &bindings[irq];
-	u64 f = spin_lock_irqsave(&bind_lock);
+	u64 f = raw_spin_lock_irqsave(&bind_lock);
 	long ret = 0;
 	if (!b->n)
 		ret = -EINVAL;
@@ -108,7 +140,7 @@ long irq_ack(u32 irq, struct process *p)
 		ret = -EPERM;
 	else
 		ioapic_unmask(irq);
-	spin_unlock_irqrestore(&bind_lock, f);
+	raw_spin_unlock_irqrestore(&bind_lock, f);
 	return ret;
 }
 
@@ -116,7 +148,7 @@ void irq_release_process(struct process *p)
 {
 	for (u32 irq = 0; irq < NR_ISA_IRQS; irq++) {
 		struct irq_binding *b = &bindings[irq];
-		u64 f = spin_lock_irqsave(&bind_lock);
+		u64 f = raw_spin_lock_irqsave(&bind_lock);
 		struct notification *n = b->owner == p ? b->n : NULL;
 		if (n) {
 			ioapic_mask(irq);
@@ -124,7 +156,7 @@ void irq_release_process(struct process *p)
 			b->owner = NULL;
 			b->pid = 0;
 		}
-		spin_unlock_irqrestore(&bind_lock, f);
+		raw_spin_unlock_irqrestore(&bind_lock, f);
 		if (n) {
 			pr_info("irq: IRQ %u unbound (%s[%d] exits)\n", irq, p->name, p->pid);
 			kobject_put(&n->obj);
@@ -135,7 +167,7 @@ void irq_release_process(struct process *p)
 void irq_notify_woken(struct notification *n)
 {
 	u64 now = ktime_get_ns();
-	u64 f = spin_lock_irqsave(&bind_lock);
+	u64 f = raw_spin_lock_irqsave(&bind_lock);
 	u64 stamp = n->irq_stamp;
 	n->irq_stamp = 0;
 	if (stamp && now >= stamp) {
@@ -145,14 +177,14 @@ void irq_notify_woken(struct notification *n)
 		if (d > lat.max_ns)
 			lat.max_ns = d;
 	}
-	spin_unlock_irqrestore(&bind_lock, f);
+	raw_spin_unlock_irqrestore(&bind_lock, f);
 }
 
 void irq_latency_snapshot(struct irq_latency *out)
 {
-	u64 f = spin_lock_irqsave(&bind_lock);
+	u64 f = raw_spin_lock_irqsave(&bind_lock);
 	*out = lat;
-	spin_unlock_irqrestore(&bind_lock, f);
+	raw_spin_unlock_irqrestore(&bind_lock, f);
 }
 
 u64 irq_notify_count(u32 irq)
@@ -167,7 +199,7 @@ int irq_notify_owner(u32 irq)
 
 void irq_latency_reset(void)
 {
-	u64 f = spin_lock_irqsave(&bind_lock);
+	u64 f = raw_spin_lock_irqsave(&bind_lock);
 	lat.samples = lat.sum_ns = lat.max_ns = 0;
-	spin_unlock_irqrestore(&bind_lock, f);
+	raw_spin_unlock_irqrestore(&bind_lock, f);
 }

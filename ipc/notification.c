@@ -12,7 +12,7 @@ long notify_signal(struct notification *n, u32 bits)
 {
 	if (!bits)
 		return 0;
-	u64 f = spin_lock_irqsave(&ipc_lock);
+	u64 f = raw_spin_lock_irqsave(&ipc_lock);
 	n->bits |= bits;
 	struct ipc_state *w = n->waiter;
 	if (w) {
@@ -23,29 +23,29 @@ long notify_signal(struct notification *n, u32 bits)
 		__atomic_store_n(&w->wait, IPC_RUNNING, __ATOMIC_SEQ_CST);
 		wake_up_thread(w->t);
 	}
-	spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ipc_lock, f);
 	return 0;
 }
 
 long notify_wait(struct ipc_state *s, struct notification *n)
 {
-	u64 f = spin_lock_irqsave(&ipc_lock);
+	u64 f = raw_spin_lock_irqsave(&ipc_lock);
 	if (n->bits) {
 		long bits = n->bits;
 		n->bits = 0;
-		spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ipc_lock, f);
 		if (n->irq_stamp)
 			irq_notify_woken(n);
 		return bits;
 	}
 	if (n->waiter) {
-		spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ipc_lock, f);
 		return -EBUSY;
 	}
 	n->waiter = s;
 	s->ntfn = n;
 	s->wait = IPC_WAIT_NOTIFY;
-	spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ipc_lock, f);
 	long ret = ipc_block(s);
 	if (ret > 0 && n->irq_stamp) /* a driver woken by its interrupt runs */
 		irq_notify_woken(n);

@@ -16,7 +16,7 @@
 #include "lib/format.h"
 #include "uapi/errno.h"
 
-DEFINE_SPINLOCK(ipc_lock);
+DEFINE_RAW_SPINLOCK(ipc_lock); /* raw: the fast path switches with it held, IRQs off */
 static volatile u32 next_obj_id = 1;
 static volatile u32 objects_live, handles_live; /* atomic */
 
@@ -100,10 +100,10 @@ static void handle_release(struct handle *hd)
 	struct kobject *o = hd->obj;
 	if (o->type == KOBJ_ENDPOINT && (hd->rights & RIGHT_RECV)) {
 		struct endpoint *ep = (struct endpoint *)o;
-		u64 f = spin_lock_irqsave(&ipc_lock);
+		u64 f = raw_spin_lock_irqsave(&ipc_lock);
 		if (--ep->receivers == 0)
 			endpoint_kill_senders(ep);
-		spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ipc_lock, f);
 	}
 	hd->obj = NULL;
 	__atomic_fetch_sub(&handles_live, 1, __ATOMIC_RELAXED);
@@ -117,9 +117,9 @@ int handle_install(struct ipc_state *s, struct kobject *o, u64 badge, u32 rights
 		if (hd->obj)
 			continue;
 		if (o->type == KOBJ_ENDPOINT && (rights & RIGHT_RECV)) {
-			u64 f = spin_lock_irqsave(&ipc_lock);
+			u64 f = raw_spin_lock_irqsave(&ipc_lock);
 			((struct endpoint *)o)->receivers++;
-			spin_unlock_irqrestore(&ipc_lock, f);
+			raw_spin_unlock_irqrestore(&ipc_lock, f);
 		}
 		hd->badge = badge;
 		hd->rights = rights;
@@ -200,7 +200,7 @@ struct ipc_state *ipc_state_create(struct process *p, struct thread *t)
 
 void ipc_state_exit(struct ipc_state *s)
 {
-	u64 f = spin_lock_irqsave(&ipc_lock);
+	u64 f = raw_spin_lock_irqsave(&ipc_lock);
 	/* A caller waiting for this process's reply: the server died. */
 	struct ipc_state *c = s->reply_to;
 	if (c) {
@@ -212,7 +212,7 @@ void ipc_state_exit(struct ipc_state *s)
 	}
 	/* ipc_block() took it off any queue before an exit could run. */
 	BUG_ON(!list_empty(&s->node) || s->replier);
-	spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ipc_lock, f);
 	if (s->msg.grant) {
 		kobject_put(s->msg.grant);
 		s->msg.grant = NULL;
@@ -230,7 +230,7 @@ void ipc_state_destroy(struct ipc_state *s)
 
 void ipc_describe(struct ipc_state *s, char *buf, u64 len)
 {
-	u64 f = spin_lock_irqsave(&ipc_lock);
+	u64 f = raw_spin_lock_irqsave(&ipc_lock);
 	switch (s->wait) {
 	case IPC_WAIT_SEND:
 		snprintf(buf, len, "%s ep#%u", s->is_call ? "call" : "send",
@@ -251,5 +251,5 @@ void ipc_describe(struct ipc_state *s, char *buf, u64 len)
 	default:
 		snprintf(buf, len, "-");
 	}
-	spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ipc_lock, f);
 }

@@ -24,7 +24,7 @@ volatile int oops_in_progress;
 char log_buf[LOG_BUF_SIZE];
 volatile u64 log_head;
 
-static DEFINE_SPINLOCK(console_lock);
+static DEFINE_RAW_SPINLOCK(console_lock); /* raw: printk from any context */
 static struct printk_capture *capture[MAX_CPUS];
 
 /* The console lock with IRQs off. In an oops, give up waiting after a
@@ -36,11 +36,11 @@ static bool console_lock_acquire(u64 *flags)
 	/* An NMI may have interrupted this CPU's own holder of the lock. */
 	bool nmi = percpu_area[0].self && this_cpu_read(in_nmi);
 	if (!oops_in_progress && !nmi) {
-		spin_lock(&console_lock);
+		raw_spin_lock(&console_lock);
 		return true;
 	}
 	for (int i = 0; i < 1000000; i++) {
-		if (spin_trylock(&console_lock))
+		if (raw_spin_trylock(&console_lock))
 			return true;
 		cpu_relax();
 	}
@@ -50,7 +50,7 @@ static bool console_lock_acquire(u64 *flags)
 static void console_lock_release(bool held, u64 flags)
 {
 	if (held)
-		spin_unlock_irqrestore(&console_lock, flags);
+		raw_spin_unlock_irqrestore(&console_lock, flags);
 	else
 		local_irq_restore(flags);
 }

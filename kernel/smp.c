@@ -19,7 +19,7 @@ struct call_single_data {
 };
 
 static struct call_queue {
-	struct spinlock lock;
+	raw_spinlock_t lock;   /* raw: the IPI handler takes it */
 	struct list_head list;
 } queues[MAX_CPUS];
 
@@ -37,12 +37,12 @@ static void call_function_interrupt(struct pt_regs *regs)
 	struct call_queue *q = &queues[raw_smp_processor_id()];
 	LIST_HEAD(work);
 	this_cpu_stat_inc(call_function_ipis);
-	spin_lock(&q->lock);
+	raw_spin_lock(&q->lock);
 	while (!list_empty(&q->list)) {
 		struct list_head *n = q->list.next;
 		list_move_tail(n, &work);
 	}
-	spin_unlock(&q->lock);
+	raw_spin_unlock(&q->lock);
 	while (!list_empty(&work)) {
 		struct call_single_data *csd =
 			list_first_entry(&work, struct call_single_data, node);
@@ -58,9 +58,9 @@ static void call_function_interrupt(struct pt_regs *regs)
 static void queue_call(u32 cpu, struct call_single_data *csd)
 {
 	struct call_queue *q = &queues[cpu];
-	u64 f = spin_lock_irqsave(&q->lock);
+	u64 f = raw_spin_lock_irqsave(&q->lock);
 	list_add_tail(&csd->node, &q->list);
-	spin_unlock_irqrestore(&q->lock, f);
+	raw_spin_unlock_irqrestore(&q->lock, f);
 	arch_send_call_function_single_ipi(cpu);
 }
 
@@ -125,7 +125,7 @@ void smp_call_function_many(u64 mask, smp_call_func_t fn, void *arg, bool wait)
 void smp_init(void)
 {
 	for (u32 c = 0; c < MAX_CPUS; c++) {
-		spin_lock_init(&queues[c].lock, "call_queue");
+		raw_spin_lock_init(&queues[c].lock, "call_queue");
 		INIT_LIST_HEAD(&queues[c].list);
 	}
 	irq_register_sysvec(VECTOR_CALL_FUNCTION, call_function_interrupt, "call-function");

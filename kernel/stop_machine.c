@@ -14,7 +14,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/kernel/text_poke.h"
 
-static DEFINE_SPINLOCK(stop_lock);
+static DEFINE_RAW_SPINLOCK(stop_lock); /* raw: taken with every CPU stopped */
 static volatile u32 parked;
 static volatile u32 release;
 
@@ -36,7 +36,7 @@ int stop_machine(int (*fn)(void *arg), void *arg)
 {
 	if (irqs_disabled())
 		BUG("stop_machine with IRQs off: the rendezvous would deadlock");
-	spin_lock(&stop_lock); /* one at a time; preemption off */
+	raw_spin_lock(&stop_lock); /* one at a time; preemption off */
 	u32 self = raw_smp_processor_id();
 	u64 others = cpu_online_mask() & ~(1UL << self);
 	u32 n = 0;
@@ -53,6 +53,6 @@ int stop_machine(int (*fn)(void *arg), void *arg)
 	__atomic_store_n(&release, 1, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&parked, __ATOMIC_ACQUIRE) != 0)
 		cpu_relax();
-	spin_unlock(&stop_lock);
+	raw_spin_unlock(&stop_lock);
 	return ret;
 }

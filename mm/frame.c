@@ -18,7 +18,7 @@ u64 mem_usable_bytes;
 u64 mem_above_4g_bytes;
 static unsigned long *bitmap;
 static u64 nframes, nfree, hint;
-static DEFINE_SPINLOCK(frame_lock);
+static DEFINE_RAW_SPINLOCK(frame_lock); /* raw: allocators stay raw (docs/11-preempt-rt.md) */
 
 static void mark(u64 start, u64 end, bool used)
 {
@@ -114,14 +114,14 @@ u64 frame_alloc_above(u64 min_phys)
 {
 	if (should_fail(&fail_page_alloc, PAGE_SIZE))
 		return 0;
-	u64 flags = spin_lock_irqsave(&frame_lock);
+	u64 flags = raw_spin_lock_irqsave(&frame_lock);
 	u64 start = MAX(min_phys >> PAGE_SHIFT, 1);
 	u64 f = find_free_from(start);
 	if (f) {
 		__set_bit(f, bitmap);
 		nfree--;
 	}
-	spin_unlock_irqrestore(&frame_lock, flags);
+	raw_spin_unlock_irqrestore(&frame_lock, flags);
 	return f << PAGE_SHIFT;
 }
 
@@ -129,7 +129,7 @@ u64 frame_alloc(void)
 {
 	if (should_fail(&fail_page_alloc, PAGE_SIZE))
 		return 0;
-	u64 flags = spin_lock_irqsave(&frame_lock);
+	u64 flags = raw_spin_lock_irqsave(&frame_lock);
 	u64 f = find_free_from(hint ? hint : 1);
 	if (!f)
 		f = find_free_from(1);
@@ -138,7 +138,7 @@ u64 frame_alloc(void)
 		nfree--;
 		hint = f + 1;
 	}
-	spin_unlock_irqrestore(&frame_lock, flags);
+	raw_spin_unlock_irqrestore(&frame_lock, flags);
 	return f << PAGE_SHIFT;
 }
 
@@ -146,7 +146,7 @@ u64 frame_alloc_contig(size_t n)
 {
 	if (should_fail(&fail_page_alloc, n * PAGE_SIZE))
 		return 0;
-	u64 flags = spin_lock_irqsave(&frame_lock);
+	u64 flags = raw_spin_lock_irqsave(&frame_lock);
 	u64 run = 0, start = 0;
 	for (u64 f = 1; f < nframes; f++) {
 		if (test_bit(f, bitmap)) {
@@ -159,11 +159,11 @@ u64 frame_alloc_contig(size_t n)
 			for (u64 i = start; i < start + n; i++)
 				__set_bit(i, bitmap);
 			nfree -= n;
-			spin_unlock_irqrestore(&frame_lock, flags);
+			raw_spin_unlock_irqrestore(&frame_lock, flags);
 			return start << PAGE_SHIFT;
 		}
 	}
-	spin_unlock_irqrestore(&frame_lock, flags);
+	raw_spin_unlock_irqrestore(&frame_lock, flags);
 	return 0;
 }
 
@@ -174,7 +174,7 @@ void frame_free(u64 pa)
 
 void frame_free_contig(u64 pa, size_t n)
 {
-	u64 flags = spin_lock_irqsave(&frame_lock);
+	u64 flags = raw_spin_lock_irqsave(&frame_lock);
 	for (u64 f = pa >> PAGE_SHIFT; f < (pa >> PAGE_SHIFT) + n; f++) {
 		if (f == 0 || f >= nframes || !test_bit(f, bitmap))
 			panic("frame_free: frame %llx was not allocated",
@@ -182,7 +182,7 @@ void frame_free_contig(u64 pa, size_t n)
 		__clear_bit(f, bitmap);
 		nfree++;
 	}
-	spin_unlock_irqrestore(&frame_lock, flags);
+	raw_spin_unlock_irqrestore(&frame_lock, flags);
 }
 
 u64 frames_free(void)

@@ -26,7 +26,7 @@ struct km_free {
 };
 
 static struct km_free *free_lists[NCLASSES];
-static DEFINE_SPINLOCK(km_lock);
+static DEFINE_RAW_SPINLOCK(km_lock); /* raw: allocators stay raw (docs/11-preempt-rt.md) */
 /* What kmalloc holds, for leak checks (kmalloc_usage()). The size
  * classes' pages are counted under km_lock; the rest atomically. */
 static u64 km_objects, km_bytes, km_big_pages;
@@ -59,11 +59,11 @@ void *kmalloc(size_t size)
 		__atomic_add_fetch(&km_bytes, n * PAGE_SIZE, __ATOMIC_RELAXED);
 		return h + 1;
 	}
-	u64 f = spin_lock_irqsave(&km_lock);
+	u64 f = raw_spin_lock_irqsave(&km_lock);
 	if (!free_lists[c]) {
 		u64 pa = frame_alloc();
 		if (!pa) {
-			spin_unlock_irqrestore(&km_lock, f);
+			raw_spin_unlock_irqrestore(&km_lock, f);
 			return NULL;
 		}
 		km_class_pages++;
@@ -79,7 +79,7 @@ void *kmalloc(size_t size)
 	struct km_free *o = free_lists[c];
 	free_lists[c] = o->next;
 	__atomic_add_fetch(&km_objects, 1, __ATOMIC_RELAXED);
-	spin_unlock_irqrestore(&km_lock, f);
+	raw_spin_unlock_irqrestore(&km_lock, f);
 	if (o->h.magic != KM_MAGIC_FREE)
 		panic("kmalloc: free list of class %zu corrupted at %p", class_size(c), o);
 	o->h.magic = KM_MAGIC_USED;
@@ -116,10 +116,10 @@ void kfree(void *p)
 	__atomic_sub_fetch(&km_bytes, class_size((int)h->cls), __ATOMIC_RELAXED);
 	struct km_free *o = (struct km_free *)h;
 	o->h.magic = KM_MAGIC_FREE;
-	u64 f = spin_lock_irqsave(&km_lock);
+	u64 f = raw_spin_lock_irqsave(&km_lock);
 	o->next = free_lists[h->cls];
 	free_lists[h->cls] = o;
-	spin_unlock_irqrestore(&km_lock, f);
+	raw_spin_unlock_irqrestore(&km_lock, f);
 }
 
 void kmalloc_usage(struct kmalloc_usage *u)

@@ -19,7 +19,7 @@
 
 #define STACK_FRAMES (STACK_SIZE / PAGE_SIZE)
 
-static DEFINE_SPINLOCK(stack_lock);
+static DEFINE_RAW_SPINLOCK(stack_lock); /* raw: allocators stay raw (docs/11-preempt-rt.md) */
 static u32 slots_used;
 static u64 free_tops[STACK_SLOTS];
 static u32 nfree_tops;
@@ -27,10 +27,10 @@ static u32 nfree_tops;
 static u64 reuse(void)
 {
 	u64 top = 0;
-	u64 f = spin_lock_irqsave(&stack_lock);
+	u64 f = raw_spin_lock_irqsave(&stack_lock);
 	if (nfree_tops)
 		top = free_tops[--nfree_tops];
-	spin_unlock_irqrestore(&stack_lock, f);
+	raw_spin_unlock_irqrestore(&stack_lock, f);
 	if (top)
 		memset((void *)(top - STACK_SIZE), 0, STACK_SIZE);
 	return top;
@@ -52,11 +52,11 @@ u64 stack_alloc(void)
 			return 0;
 		}
 	}
-	u64 f = spin_lock_irqsave(&stack_lock);
+	u64 f = raw_spin_lock_irqsave(&stack_lock);
 	u64 slot = 0;
 	if (slots_used < STACK_SLOTS)
 		slot = STACK_BASE + (u64)slots_used++ * STACK_SLOT;
-	spin_unlock_irqrestore(&stack_lock, f);
+	raw_spin_unlock_irqrestore(&stack_lock, f);
 	if (!slot) {
 		for (u64 i = 0; i < STACK_FRAMES; i++)
 			frame_free(pa[i]);
@@ -82,16 +82,16 @@ u64 stack_alloc_boot(const char *what)
 void stack_free(u64 top)
 {
 	BUG_ON(top < STACK_BASE || (top - STACK_BASE) % STACK_SLOT);
-	u64 f = spin_lock_irqsave(&stack_lock);
+	u64 f = raw_spin_lock_irqsave(&stack_lock);
 	free_tops[nfree_tops++] = top;
-	spin_unlock_irqrestore(&stack_lock, f);
+	raw_spin_unlock_irqrestore(&stack_lock, f);
 }
 
 u32 stack_slots_in_use(void)
 {
-	u64 f = spin_lock_irqsave(&stack_lock);
+	u64 f = raw_spin_lock_irqsave(&stack_lock);
 	u32 n = slots_used - nfree_tops;
-	spin_unlock_irqrestore(&stack_lock, f);
+	raw_spin_unlock_irqrestore(&stack_lock, f);
 	return n;
 }
 

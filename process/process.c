@@ -31,7 +31,7 @@
 #include "uapi/syscall.h"
 #include "lib/string.h"
 
-static DEFINE_SPINLOCK(proc_lock);
+static DEFINE_SPINLOCK(proc_lock); /* spinlock_t: process context only; sleeps on PREEMPT_RT */
 static LIST_HEAD(processes);
 static struct wait_queue exit_wq = WAIT_QUEUE_INIT(exit_wq);
 

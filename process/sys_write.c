@@ -13,7 +13,7 @@
 #include "drivers/console_drv.h"
 
 struct printk_capture *volatile user_write_capture;
-static DEFINE_SPINLOCK(capture_lock);
+static DEFINE_SPINLOCK(capture_lock); /* spinlock_t: write() only; sleeps on PREEMPT_RT */
 
 static void output(const char *s, u64 n)
 {

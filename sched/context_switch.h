@@ -68,7 +68,7 @@ static __always_inline void finish_switch_irqs_off(struct thread *prev)
 	struct rq *rq = &rqs[raw_smp_processor_id()];
 	check_switch_count("after");
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
-	raw_spin_unlock(&rq->lock);
+	do_raw_spin_unlock(&rq->lock);
 	preempt_count_sub(PREEMPT_DISABLE_OFFSET);
 	preempt_fold_need_resched();
 }

@@ -100,7 +100,7 @@ void __schedule(int mode)
 	struct rq *rq = &rqs[raw_smp_processor_id()];
 
 	local_irq_disable();
-	spin_lock(&rq->lock);
+	raw_spin_lock(&rq->lock);
 	check_switch_count("before");
 
 	/* Both requests are served by this switch (Linux's
@@ -116,7 +116,7 @@ void __schedule(int mode)
 
 	struct thread *next = pick_next(rq);
 	if (next == prev) {
-		raw_spin_unlock(&rq->lock);
+		do_raw_spin_unlock(&rq->lock);
 		preempt_count_sub(PREEMPT_DISABLE_OFFSET);
 		local_irq_enable();
 		return;

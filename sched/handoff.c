@@ -14,9 +14,9 @@ bool sched_handoff(struct thread *next)
 	local_irq_disable();
 	u32 cpu = raw_smp_processor_id();
 	struct rq *rq = &rqs[cpu];
-	spin_lock(&rq->lock);
+	raw_spin_lock(&rq->lock);
 	if (!handoff_ok(rq, prev, next, cpu)) {
-		spin_unlock(&rq->lock);
+		raw_spin_unlock(&rq->lock);
 		local_irq_enable();
 		preempt_enable_no_resched();
 		return false;

@@ -49,12 +49,12 @@ static __always_inline bool sched_handoff_lock(struct thread *next)
 	struct thread *prev = current_thread();
 	u32 cpu = raw_smp_processor_id();
 	struct rq *rq = &rqs[cpu];
-	spin_lock(&rq->lock);
+	raw_spin_lock(&rq->lock);
 	__atomic_store_n(&prev->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	if (handoff_ok(rq, prev, next, cpu))
 		return true;
 	__atomic_store_n(&prev->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
-	spin_unlock(&rq->lock);
+	raw_spin_unlock(&rq->lock);
 	return false;
 }
 

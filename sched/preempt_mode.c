@@ -70,6 +70,10 @@ bool preempt_mode_valid(int mode)
 {
 	if (mode < 0 || mode >= NR_PREEMPT_MODES)
 		return false;
+	/* PREEMPT_RT runs on full or lazy only, as Linux's since 6.13:
+	 * its sleeping spinlocks make the rest pointless. */
+	if (PREEMPT_RT && mode != PREEMPT_MODE_FULL && mode != PREEMPT_MODE_LAZY)
+		return false;
 	/* Without a count nothing can tell when preemption is safe. */
 	return PREEMPT_HAS_COUNT || (mode != PREEMPT_MODE_FULL && mode != PREEMPT_MODE_LAZY);
 }
@@ -93,7 +97,11 @@ static int apply(int mode)
 void preempt_mode_init(int requested)
 {
 	int mode = requested >= 0 ? requested : PREEMPT_MODE_DEFAULT;
-	if (!preempt_mode_valid(mode)) {
+	if (PREEMPT_RT && !preempt_mode_valid(mode)) {
+		pr_warn("preempt: mode '%s' is not one PREEMPT_RT runs on (full or lazy); using '%s'\n",
+			preempt_mode_name(mode), preempt_mode_name(PREEMPT_MODE_DEFAULT));
+		mode = PREEMPT_MODE_DEFAULT;
+	} else if (!preempt_mode_valid(mode)) {
 		pr_warn("preempt: mode '%s' needs a preempt count, COUNT=%s has none; using '%s'\n",
 			preempt_mode_name(mode), preempt_model_name(),
 			preempt_mode_name(PREEMPT_MODE_DEFAULT));
@@ -101,8 +109,8 @@ void preempt_mode_init(int requested)
 	}
 	if (!patch_sites_init() || apply(mode))
 		preempt_mode = PREEMPT_MODE_DEFAULT; /* the linked state, untouched */
-	pr_info("preempt: count model %s, mode %s\n", preempt_model_name(),
-		preempt_mode_name(preempt_mode));
+	pr_info("preempt: count model %s, mode %s%s\n", preempt_model_name(),
+		preempt_mode_name(preempt_mode), PREEMPT_RT ? ", PREEMPT_RT" : "");
 }
 
 static int apply_stopped(void *arg)

@@ -8,7 +8,7 @@
 #include "lib/list.h"
 
 struct rq {
-	struct spinlock lock;
+	raw_spinlock_t lock;       /* raw: the scheduler itself, IRQs off */
 	struct list_head fifo;     /* prio 1..99, highest first, FIFO within */
 	struct list_head normal;   /* prio 0, round-robin */
 	u32 nr_queued;             /* in the two lists (curr is not) */

@@ -1,5 +1,6 @@
 /* The FIFO band's policy: changing a thread's priority (Linux's
- * sched_setscheduler(), kernel/sched/syscalls.c), and throttling user
+ * sched_setscheduler(), kernel/sched/syscalls.c, and rt_mutex_setprio(),
+ * the same for a priority-inheritance boost), and throttling user
  * FIFO threads so that one spinning at priority 99 cannot take a CPU from
  * the shell for ever.
  *
@@ -15,6 +16,7 @@
 #include "kernel/time/hrtimer.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/locking/rtmutex.h"
 #include "uapi/errno.h"
 
 #define RT_RUNTIME_PERMILLE 950
@@ -48,10 +50,10 @@ static struct rq *lock_task_rq(struct thread *t)
 	for (;;) {
 		u32 cpu = (u32)READ_ONCE(t->cpu);
 		struct rq *rq = &rqs[cpu];
-		spin_lock(&rq->lock);
+		raw_spin_lock(&rq->lock);
 		if ((u32)t->cpu == cpu)
 			return rq;
-		spin_unlock(&rq->lock);
+		raw_spin_unlock(&rq->lock);
 	}
 }
 
@@ -59,6 +61,12 @@ int sched_setscheduler(struct thread *t, int prio)
 {
 	if (prio < PRIO_NORMAL || prio > 99)
 		return -EINVAL;
+	rt_mutex_adjust_pi(t, prio); /* it calls rt_mutex_setprio() */
+	return 0;
+}
+
+void rt_mutex_setprio(struct thread *t, int prio)
+{
 	u64 f = local_irq_save();
 	struct rq *rq = lock_task_rq(t);
 	u32 cpu = (u32)t->cpu;
@@ -80,7 +88,6 @@ int sched_setscheduler(struct thread *t, int prio)
 		if (next && next->prio > prio)
 			resched_curr(cpu);
 	}
-	spin_unlock(&rq->lock);
+	raw_spin_unlock(&rq->lock);
 	local_irq_restore(f);
-	return 0;
 }

@@ -34,6 +34,12 @@ void sched_init(void);                  /* boot CPU: run queues, boot thread */
 void sched_prepare_cpu(u32 cpu);        /* boot CPU, before starting an AP */
 void sched_init_ap(u32 cpu);            /* the AP itself: current = idle */
 bool wake_up_thread(struct thread *t);  /* false if it was not sleeping */
+/* PREEMPT_RT's spinlock_t sleep (kernel/locking/spinlock_rt.c, Linux's
+ * names): wake a thread asleep on one; save the state before the sleep
+ * and set THREAD_RTLOCK_WAIT; put it back once the lock is taken. */
+bool wake_up_rtlock(struct thread *t);
+void current_save_and_set_rtlock_wait_state(void);
+void current_restore_rtlock_saved_state(void);
 void scheduler_tick(void);
 void sched_pull_work(void);
 u32 rq_nr_running(u32 cpu);
@@ -61,6 +67,9 @@ extern struct thread boot_thread;
  * (0: SCHED_OTHER; 1..99: SCHED_FIFO). Requeues it if it is queued and
  * asks its CPU to reschedule if the order changed. -EINVAL for a bad prio. */
 int sched_setscheduler(struct thread *t, int prio);
+/* t's effective priority becomes prio (a boost, or its end), requeued and
+ * rescheduled as above: kernel/locking/rtmutex.c's, under its lock. */
+void rt_mutex_setprio(struct thread *t, int prio);
 
 /* handoff.c: the current thread has marked itself SLEEPING and made next
  * runnable-to-be (asleep, off every run queue): switch to next directly,

@@ -21,10 +21,11 @@ struct thread boot_thread = {
 	.state = THREAD_RUNNING,
 	.prio = PRIO_NORMAL,
 	.all_node = LIST_HEAD_INIT(boot_thread.all_node),
+	.pi_locks = LIST_HEAD_INIT(boot_thread.pi_locks),
 	.rq_node = LIST_HEAD_INIT(boot_thread.rq_node),
 };
 
-static DEFINE_SPINLOCK(threads_lock);
+static DEFINE_RAW_SPINLOCK(threads_lock); /* raw: rt_mutex_check_pi() walks under its raw lock */
 static LIST_HEAD(all_threads);
 static u32 next_id = 1;
 static struct wait_queue join_wq = WAIT_QUEUE_INIT(join_wq);
@@ -32,10 +33,10 @@ static struct wait_queue join_wq = WAIT_QUEUE_INIT(join_wq);
 
 static void add_to_all(struct thread *t)
 {
-	u64 f = spin_lock_irqsave(&threads_lock);
+	u64 f = raw_spin_lock_irqsave(&threads_lock);
 	t->id = next_id++;
 	list_add_tail(&t->all_node, &all_threads);
-	spin_unlock_irqrestore(&threads_lock, f);
+	raw_spin_unlock_irqrestore(&threads_lock, f);
 }
 
 struct thread *thread_alloc(const char *name, int prio, u64 allowed)
@@ -44,7 +45,8 @@ struct thread *thread_alloc(const char *name, int prio, u64 allowed)
 	if (!t)
 		return NULL;
 	strlcpy(t->name, name, sizeof(t->name));
-	t->prio = prio;
+	t->prio = t->normal_prio = prio;
+	INIT_LIST_HEAD(&t->pi_locks);
 	t->allowed_cpus = allowed;
 	t->state = THREAD_SLEEPING;
 	INIT_LIST_HEAD(&t->rq_node);
@@ -119,7 +121,7 @@ bool thread_prio_of(u32 id, int *prio)
 	bool found = id == boot_thread.id;
 	if (found)
 		*prio = boot_thread.prio;
-	u64 f = spin_lock_irqsave(&threads_lock);
+	u64 f = raw_spin_lock_irqsave(&threads_lock);
 	struct thread *t;
 	list_for_each_entry(t, &all_threads, all_node) {
 		if (t->id == id && t->state != THREAD_DEAD) {
@@ -127,7 +129,7 @@ bool thread_prio_of(u32 id, int *prio)
 			*prio = t->prio;
 		}
 	}
-	spin_unlock_irqrestore(&threads_lock, f);
+	raw_spin_unlock_irqrestore(&threads_lock, f);
 	return found;
 }
 
@@ -164,19 +166,19 @@ void thread_join(struct thread *t)
 	/* Off its CPU for good before its stack is reused. */
 	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
 		cpu_relax();
-	u64 f = spin_lock_irqsave(&threads_lock);
+	u64 f = raw_spin_lock_irqsave(&threads_lock);
 	list_del(&t->all_node);
-	spin_unlock_irqrestore(&threads_lock, f);
+	raw_spin_unlock_irqrestore(&threads_lock, f);
 	stack_free(t->stack_top);
 	kfree(t);
 }
 
 void thread_for_each(void (*fn)(struct thread *t, void *arg), void *arg)
 {
-	u64 f = spin_lock_irqsave(&threads_lock);
+	u64 f = raw_spin_lock_irqsave(&threads_lock);
 	fn(&boot_thread, arg);
 	struct thread *t;
 	list_for_each_entry(t, &all_threads, all_node)
 		fn(t, arg);
-	spin_unlock_irqrestore(&threads_lock, f);
+	raw_spin_unlock_irqrestore(&threads_lock, f);
 }

@@ -8,11 +8,16 @@
 struct mm;
 struct process;
 struct pt_regs;
+struct rt_mutex_waiter;
 
 enum thread_state {
 	THREAD_RUNNING,   /* on a CPU or on a run queue */
 	THREAD_SLEEPING,  /* waiting for a wake-up */
 	THREAD_DEAD,      /* exited, waiting to be joined */
+	/* PREEMPT_RT: sleeping on a spinlock_t (Linux's TASK_RTLOCK_WAIT);
+	 * the state it had before waits in saved_state, and a wake-up meant
+	 * for that state goes there (sched/wake.c). */
+	THREAD_RTLOCK_WAIT,
 };
 
 #define THREAD_NAME_LEN 16
@@ -28,7 +33,12 @@ struct thread {
 	u32 id;
 	char name[THREAD_NAME_LEN];
 	volatile int state;
-	int prio;
+	volatile int saved_state;  /* THREAD_RTLOCK_WAIT's: under the rq lock */
+	int prio;                  /* effective: normal_prio, or a PI boost */
+	/* kernel/locking/rtmutex.c's, under rt_mutex_pi_lock: */
+	int normal_prio;           /* its own priority (sched_setscheduler) */
+	struct rt_mutex_waiter *pi_blocked_on; /* the rt_mutex it sleeps on */
+	struct list_head pi_locks; /* rt_mutexes it owns that have waiters */
 	volatile int cpu;          /* CPU it runs or is queued on */
 	u64 nr_switches;
 	/* Linux's nvcsw/nivcsw (getrusage's ru_nvcsw/ru_nivcsw): switches

@@ -3,7 +3,7 @@
 
 void wait_queue_init(struct wait_queue *wq)
 {
-	spin_lock_init(&wq->lock, "wait_queue");
+	raw_spin_lock_init(&wq->lock, "wait_queue");
 	INIT_LIST_HEAD(&wq->head);
 }
 
@@ -11,43 +11,43 @@ void prepare_to_wait(struct wait_queue *wq, struct waiter *w)
 {
 	struct thread *self = current_thread();
 	w->t = self;
-	u64 f = spin_lock_irqsave(&wq->lock);
+	u64 f = raw_spin_lock_irqsave(&wq->lock);
 	if (list_empty(&w->node))
 		list_add_tail(&w->node, &wq->head);
 	/* SLEEPING before the caller tests its condition (seq_cst: the
 	 * store may not pass the condition's loads). */
 	__atomic_store_n(&self->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
-	spin_unlock_irqrestore(&wq->lock, f);
+	raw_spin_unlock_irqrestore(&wq->lock, f);
 }
 
 void finish_wait(struct wait_queue *wq, struct waiter *w)
 {
 	__atomic_store_n(&current_thread()->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
-	u64 f = spin_lock_irqsave(&wq->lock);
+	u64 f = raw_spin_lock_irqsave(&wq->lock);
 	list_del_init(&w->node);
-	spin_unlock_irqrestore(&wq->lock, f);
+	raw_spin_unlock_irqrestore(&wq->lock, f);
 }
 
 int wake_up_all(struct wait_queue *wq)
 {
 	int n = 0;
-	u64 f = spin_lock_irqsave(&wq->lock);
+	u64 f = raw_spin_lock_irqsave(&wq->lock);
 	struct waiter *w;
 	list_for_each_entry(w, &wq->head, node)
 		n += wake_up_thread(w->t);
-	spin_unlock_irqrestore(&wq->lock, f);
+	raw_spin_unlock_irqrestore(&wq->lock, f);
 	return n;
 }
 
 int wake_up_one(struct wait_queue *wq)
 {
 	int n = 0;
-	u64 f = spin_lock_irqsave(&wq->lock);
+	u64 f = raw_spin_lock_irqsave(&wq->lock);
 	struct waiter *w;
 	list_for_each_entry(w, &wq->head, node)
 		if ((n = wake_up_thread(w->t)))
 			break;
-	spin_unlock_irqrestore(&wq->lock, f);
+	raw_spin_unlock_irqrestore(&wq->lock, f);
 	return n;
 }
 

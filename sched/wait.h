@@ -10,7 +10,7 @@
 #include "sched/sched.h"
 
 struct wait_queue {
-	struct spinlock lock;
+	raw_spinlock_t lock;       /* raw: wake-ups come from hard IRQs */
 	struct list_head head;
 };
 struct waiter {
@@ -18,7 +18,7 @@ struct waiter {
 	struct list_head node;
 };
 
-#define WAIT_QUEUE_INIT(name) { SPINLOCK_INIT(#name), LIST_HEAD_INIT(name.head) }
+#define WAIT_QUEUE_INIT(name) { RAW_SPINLOCK_INIT(#name), LIST_HEAD_INIT(name.head) }
 void wait_queue_init(struct wait_queue *wq);
 void prepare_to_wait(struct wait_queue *wq, struct waiter *w);
 void finish_wait(struct wait_queue *wq, struct waiter *w);

@@ -55,19 +55,31 @@ static void check_preempt(struct rq *rq, struct thread *t, u32 cpu)
 		resched_curr_lazy(cpu);
 }
 
-bool wake_up_thread(struct thread *t)
+/* Wake t if it is in `state` (Linux's try_to_wake_up()). A thread asleep
+ * on a spinlock_t (THREAD_RTLOCK_WAIT) keeps that sleep: a wake-up for
+ * the state it saved turns the saved state RUNNING instead, so that the
+ * wait it was preparing ends once it has the lock. */
+static bool try_to_wake_up(struct thread *t, int state)
 {
 	u64 f = local_irq_save();
 	for (;;) {
 		u32 cpu = (u32)READ_ONCE(t->cpu);
 		struct rq *rq = &rqs[cpu];
-		spin_lock(&rq->lock);
+		raw_spin_lock(&rq->lock);
 		if ((u32)t->cpu != cpu) { /* moved while we took the lock */
-			spin_unlock(&rq->lock);
+			raw_spin_unlock(&rq->lock);
 			continue;
 		}
-		if (t->state != THREAD_SLEEPING) {
-			spin_unlock(&rq->lock);
+		if (t->state == THREAD_RTLOCK_WAIT && state != THREAD_RTLOCK_WAIT) {
+			bool woken = t->saved_state == state;
+			if (woken)
+				t->saved_state = THREAD_RUNNING;
+			raw_spin_unlock(&rq->lock);
+			local_irq_restore(f);
+			return woken;
+		}
+		if (t->state != state) {
+			raw_spin_unlock(&rq->lock);
 			local_irq_restore(f);
 			return false;
 		}
@@ -75,25 +87,64 @@ bool wake_up_thread(struct thread *t)
 		if (t->on_rq) {
 			/* Still on its CPU, on the way to schedule(): seeing
 			 * RUNNING there, it will simply stay. */
-			spin_unlock(&rq->lock);
+			raw_spin_unlock(&rq->lock);
 			local_irq_restore(f);
 			return true;
 		}
 		/* Off the run queue and, under this lock, off its CPU. */
 		u32 target = select_cpu(t);
 		if (target != cpu) {
-			spin_unlock(&rq->lock);
+			raw_spin_unlock(&rq->lock);
 			rq = &rqs[target];
-			spin_lock(&rq->lock);
+			raw_spin_lock(&rq->lock);
 		}
 		t->cpu = (int)target;
 		enqueue(rq, t, false);
 		trace_event(sched_wakeup, t, target);
 		check_preempt(rq, t, target);
-		spin_unlock(&rq->lock);
+		raw_spin_unlock(&rq->lock);
 		local_irq_restore(f);
 		return true;
 	}
+}
+
+bool wake_up_thread(struct thread *t)
+{
+	return try_to_wake_up(t, THREAD_SLEEPING);
+}
+
+bool wake_up_rtlock(struct thread *t)
+{
+	return try_to_wake_up(t, THREAD_RTLOCK_WAIT);
+}
+
+/* The current thread's state changes under its run-queue lock, as a
+ * waker's test does. */
+static void set_current_state_locked(int state, bool save)
+{
+	struct thread *me = current_thread();
+	u64 f = local_irq_save();
+	struct rq *rq = &rqs[raw_smp_processor_id()];
+	raw_spin_lock(&rq->lock);
+	if (save) {
+		me->saved_state = me->state;
+		__atomic_store_n(&me->state, state, __ATOMIC_SEQ_CST);
+	} else {
+		__atomic_store_n(&me->state, me->saved_state, __ATOMIC_SEQ_CST);
+		me->saved_state = THREAD_RUNNING;
+	}
+	raw_spin_unlock(&rq->lock);
+	local_irq_restore(f);
+}
+
+void current_save_and_set_rtlock_wait_state(void)
+{
+	set_current_state_locked(THREAD_RTLOCK_WAIT, true);
+}
+
+void current_restore_rtlock_saved_state(void)
+{
+	set_current_state_locked(THREAD_RUNNING, false);
 }
 
 /* From the tick, in hardirq context: the round-robin time slice. */
@@ -103,7 +154,7 @@ void scheduler_tick(void)
 	struct rq *rq = &rqs[cpu];
 	if (!sched_running)
 		return;
-	spin_lock(&rq->lock);
+	raw_spin_lock(&rq->lock);
 	struct thread *curr = rq->curr;
 	/* Tick-based CPU time, as Linux without VIRT_CPU_ACCOUNTING: the
 	 * whole tick goes to the mode the tick interrupted. */
@@ -137,7 +188,7 @@ void scheduler_tick(void)
 			resched_curr_lazy(cpu);
 	}
 	rt_tick(rq, curr, cpu);
-	spin_unlock(&rq->lock);
+	raw_spin_unlock(&rq->lock);
 }
 
 /* An idle CPU takes a queued thread from a busy one. Locks in CPU order. */
@@ -149,8 +200,8 @@ void sched_pull_work(void)
 			continue;
 		struct rq *a = &rqs[MIN(c, self)], *b = &rqs[MAX(c, self)];
 		u64 f = local_irq_save();
-		spin_lock(&a->lock);
-		spin_lock(&b->lock);
+		raw_spin_lock(&a->lock);
+		raw_spin_lock(&b->lock);
 		struct thread *it, *found = NULL;
 		list_for_each_entry(it, &rqs[c].fifo, rq_node)
 			if (!found && (it->allowed_cpus & (1UL << self)))
@@ -164,8 +215,8 @@ void sched_pull_work(void)
 			enqueue(&rqs[self], found, false);
 			resched_curr(self);
 		}
-		spin_unlock(&b->lock);
-		spin_unlock(&a->lock);
+		raw_spin_unlock(&b->lock);
+		raw_spin_unlock(&a->lock);
 		local_irq_restore(f);
 		if (found)
 			return;
@@ -179,7 +230,7 @@ void sched_prepare_cpu(u32 cpu)
 	name[5] = (char)('0' + cpu / 10 % 10);
 	name[6] = (char)('0' + cpu % 10);
 	name[7] = 0;
-	spin_lock_init(&rq->lock, "rq");
+	raw_spin_lock_init(&rq->lock, "rq");
 	INIT_LIST_HEAD(&rq->fifo);
 	INIT_LIST_HEAD(&rq->normal);
 	rq->idle = thread_alloc(name, -1, 1UL << cpu);

@@ -11,6 +11,7 @@
 #include "tests/kernel/ktest.h"
 #include "kernel/time/hrtimer.h"
 #include "kernel/time/time.h"
+#include "kernel/locking/rtmutex.h"
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
 #include "arch/x86_64/entry/irq.h"
@@ -64,15 +65,22 @@ static unsigned long long ticks_ms(u64 ticks)
 static void ps_one(struct thread *t, void *arg)
 {
 	(void)arg;
-	static const char *const states[] = { "running", "sleeping", "dead" };
-	const char *state = t->state >= 0 && t->state <= 2 ? states[t->state] : "?";
+	/* sched/thread.h's enum thread_state, in order */
+	static const char *const states[] = { "running", "sleeping", "dead", "rtlock" };
+	const char *state = t->state >= 0 && t->state < (int)ARRAY_SIZE(states) ? states[t->state] : "?";
 	if (t->state == THREAD_RUNNING && !t->on_cpu)
 		state = "ready";
-	char wait[32] = "-";
-	if (t->proc && t->proc->ipc) /* both live while t is listed */
+	char wait[48] = "-";
+	struct rt_mutex *m = rt_mutex_blocked_on(t);
+	struct thread *owner = m ? rt_mutex_owner(m) : NULL;
+	if (m) /* a lock's name is static; its owner may change meanwhile */
+		snprintf(wait, sizeof(wait), "lock %s (owner %u)", m->name ? m->name : "?",
+			 owner ? owner->id : 0);
+	else if (t->proc && t->proc->ipc) /* both live while t is listed */
 		ipc_describe(t->proc->ipc, wait, sizeof(wait));
-	console_printf("%4u %-16s %-8s %4d %3d %10llu %8llu %8llu %-6s %s\n", t->id, t->name, state,
-		       t->prio, t->cpu, (unsigned long long)t->nr_switches, ticks_ms(t->utime),
+	/* A priority above the thread's own is a PI boost: marked with '+'. */
+	console_printf("%4u %-16s %-8s %3d%c %3d %10llu %8llu %8llu %-6s %s\n", t->id, t->name,
+		       state, t->prio, t->prio > t->normal_prio ? '+' : ' ', t->cpu, (unsigned long long)t->nr_switches, ticks_ms(t->utime),
 		       ticks_ms(t->stime), t->proc ? "user" : "kernel", wait);
 }
 
@@ -82,7 +90,7 @@ static int cmd_ps(int argc, char **argv)
 	if (too_many("ps", argc, 1))
 		return -1;
 	process_reap_detached();
-	console_printf("  ID NAME             STATE    PRIO CPU   SWITCHES  USER_MS  KERN_MS KIND   IPC\n");
+	console_printf("  ID NAME             STATE    PRIO CPU   SWITCHES  USER_MS  KERN_MS KIND   WAITS ON\n");
 	thread_for_each(ps_one, NULL);
 	return 0;
 }

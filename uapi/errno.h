@@ -21,6 +21,7 @@
 #define EINVAL  22   /* invalid argument */
 #define EMFILE  24   /* too many open files (here: no free handle slot) */
 #define EPIPE   32   /* broken pipe (here: nobody left to receive, or to reply) */
+#define EDEADLK 35   /* resource deadlock would occur (here: an rt_mutex cycle) */
 #define ENAMETOOLONG 36
 #define ENOSYS  38   /* no such system call */
 #define ETIMEDOUT 110 /* timed out */

@@ -79,7 +79,7 @@ bool __should_fail(struct fault_attr *a, u64 size)
 	if (!READ_ONCE(started) || !fail_task())
 		return false;
 	bool fail = false;
-	u64 f = spin_lock_irqsave(&a->lock);
+	u64 f = raw_spin_lock_irqsave(&a->lock);
 	if (a->times_left == 0 || a->cfg.probability == 0)
 		goto out;
 	if (a->space_left > size) { /* Linux: the budget passes first */
@@ -97,18 +97,18 @@ bool __should_fail(struct fault_attr *a, u64 size)
 	if (a->times_left > 0)
 		a->times_left--;
 out:
-	spin_unlock_irqrestore(&a->lock, f);
+	raw_spin_unlock_irqrestore(&a->lock, f);
 	return fail;
 }
 
 void fault_attr_set(struct fault_attr *a, const struct fault_config *c)
 {
-	u64 f = spin_lock_irqsave(&a->lock);
+	u64 f = raw_spin_lock_irqsave(&a->lock);
 	a->space_left = c->space;
 	a->times_left = c->times;
 	a->asked = 0;
 	a->cfg = *c;
-	spin_unlock_irqrestore(&a->lock, f);
+	raw_spin_unlock_irqrestore(&a->lock, f);
 }
 
 void fault_inject_seed(u64 s)
@@ -116,11 +116,11 @@ void fault_inject_seed(u64 s)
 	u64 stream = 0;
 	seed = s;
 	for_each_fault_attr(a) {
-		u64 f = spin_lock_irqsave(&a->lock);
+		u64 f = raw_spin_lock_irqsave(&a->lock);
 		prandom_seed(&a->rnd, s, stream++);
 		a->asked = 0;
 		a->injected = 0;
-		spin_unlock_irqrestore(&a->lock, f);
+		raw_spin_unlock_irqrestore(&a->lock, f);
 	}
 }
 

@@ -56,7 +56,7 @@ struct fault_attr {
 	u64 asked;         /* eligible calls (past every filter) */
 	u64 injected;      /* failures injected */
 	struct prandom_state rnd;
-	struct spinlock lock;
+	raw_spinlock_t lock;  /* raw: asked from inside the allocators */
 };
 
 #define FAULT_CONFIG_OFF { 1, 0, 0, -1 }
@@ -67,7 +67,7 @@ struct fault_attr {
  * CMDLINE_KEYS). */
 #define DEFINE_FAULT_ATTR(attr)                                                         \
 	struct fault_attr attr = { #attr, FAULT_CONFIG_OFF, 0, -1, 0, 0, { 1 },        \
-				   SPINLOCK_INIT(#attr) };                                \
+				   RAW_SPINLOCK_INIT(#attr) };                                \
 	static struct fault_attr *const __fault_attr_##attr                             \
 		__attribute__((used, section(".fault_attrs"), aligned(8))) = &attr;     \
 	static int set_##attr(const char *v)                                            \

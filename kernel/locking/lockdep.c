@@ -21,7 +21,7 @@ struct lock_class {
 };
 
 struct held_lock {
-	struct spinlock *lock;
+	raw_spinlock_t *lock;
 	struct lock_class *class;
 	u64 ip;
 };
@@ -39,9 +39,10 @@ static u64 dep_ip[LOCKDEP_MAX_CLASSES][LOCKDEP_MAX_CLASSES]; /* where b was firs
 static struct lockdep_cpu ld_cpu[MAX_CPUS];
 static volatile u32 graph_lock; /* untracked: a test-and-set, IRQs off */
 static volatile bool ld_on;
-static bool circular_reported, irq_reported;
+static bool circular_reported, irq_reported, wait_reported;
 volatile u64 lockdep_circular_reports;
 volatile u64 lockdep_irq_reports;
+volatile u64 lockdep_wait_reports;
 
 static void graph_lock_acquire(void)
 {
@@ -65,7 +66,7 @@ static bool dep_test(u32 a, u32 b)
 }
 
 /* Called with the graph lock held. Turns lockdep off when full. */
-static struct lock_class *lookup_class(struct spinlock *l)
+static struct lock_class *lookup_class(raw_spinlock_t *l)
 {
 	const void *key = l->key ? (const void *)l->key : (const void *)l;
 	for (u32 i = 0; i < nr_classes; i++)
@@ -209,6 +210,38 @@ static void mark_irq_usage(struct lock_class *c, bool hardirq, bool irqs_on, u64
 	}
 }
 
+/* Graph lock held: a spinlock_t (LD_WAIT_CONFIG) taken inside a
+ * raw_spinlock_t (LD_WAIT_SPIN) would sleep inside a spinning section on
+ * PREEMPT_RT. Reported in every build, as Linux's
+ * CONFIG_PROVE_RAW_LOCK_NESTING does, so a non-RT run finds RT's bugs. */
+static void check_wait_context(struct lockdep_cpu *ld, raw_spinlock_t *l, u64 ip)
+{
+	if (l->wait_type != LD_WAIT_CONFIG || wait_reported)
+		return;
+	for (u32 i = ld->depth; i-- > 0;) {
+		struct held_lock *h = &ld->held[i];
+		if (h->lock->wait_type != LD_WAIT_SPIN)
+			continue;
+		char s[96];
+		wait_reported = true;
+		lockdep_wait_reports++;
+		printk(KERN_WARNING "\n=============================\n"
+		       "BUG: Invalid wait context\n"
+		       "-----------------------------\n");
+		print_thread_line("is trying to take a spinlock_t:");
+		printk(KERN_WARNING " (%s), at: %s\n", l->name ? l->name : "?",
+		       sym(s, sizeof(s), ip));
+		printk(KERN_WARNING "while it holds the raw_spinlock_t (%s), taken at: %s\n"
+		       "On PREEMPT_RT a spinlock_t sleeps, and nothing may sleep "
+		       "while a raw_spinlock_t is held.\n", h->class->name,
+		       sym(s, sizeof(s), h->ip));
+		dump_stack();
+		printk(KERN_WARNING "lockdep: no more invalid-wait-context reports "
+		       "(the locking correctness validator keeps recording, silently)\n");
+		return;
+	}
+}
+
 /* Graph lock held: the edges from every held lock to c. */
 static void add_dependencies(struct lockdep_cpu *ld, struct lock_class *c, u64 ip)
 {
@@ -230,7 +263,7 @@ static void add_dependencies(struct lockdep_cpu *ld, struct lock_class *c, u64 i
 	}
 }
 
-void lock_acquire(struct spinlock *l, bool trylock, u64 ip)
+void lock_acquire(raw_spinlock_t *l, bool trylock, u64 ip)
 {
 	if (!READ_ONCE(ld_on))
 		return;
@@ -253,6 +286,7 @@ void lock_acquire(struct spinlock *l, bool trylock, u64 ip)
 	}
 	if (c) {
 		mark_irq_usage(c, hardirq, f & X86_EFLAGS_IF, ip);
+		check_wait_context(ld, l, ip);
 		if (!trylock)
 			add_dependencies(ld, c, ip);
 		ld->held[ld->depth++] = (struct held_lock){ l, c, ip };
@@ -267,7 +301,7 @@ out:
  * lock never waits for one that is printing a report. A lock this CPU
  * does not hold in the stack (taken before lockdep_init, or while lockdep
  * was busy here) is ignored. */
-void lock_release(struct spinlock *l)
+void lock_release(raw_spinlock_t *l)
 {
 	if (!READ_ONCE(ld_on))
 		return;
@@ -339,6 +373,7 @@ void lockdep_rearm(void)
 	graph_lock_acquire();
 	circular_reported = false;
 	irq_reported = false;
+	wait_reported = false;
 	graph_lock_release();
 	local_irq_restore(f);
 }

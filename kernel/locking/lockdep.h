@@ -3,7 +3,7 @@
  *
  * Every spinlock belongs to a class: a static lock (DEFINE_SPINLOCK,
  * SPINLOCK_INIT) is its own class, keyed by its address; the locks that
- * one spin_lock_init() call site initialises share that site's class (a
+ * one raw_spin_lock_init() call site initialises share that site's class (a
  * static lock_class_key in the macro, as Linux's). Each CPU keeps a stack
  * of the locks it holds (per CPU, not per thread: the run-queue lock that
  * __schedule() takes is released by the next thread on the same CPU, in
@@ -19,6 +19,8 @@
  *  - a class taken in hardirq context and also taken with IRQs enabled is
  *    "inconsistent lock state", {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} (or the
  *    reverse, whichever came second).
+ *  - a spinlock_t taken while a raw_spinlock_t is held is "Invalid wait
+ *    context": on PREEMPT_RT the spinlock_t sleeps (spinlock.h).
  *
  * Each kind is reported once; after it lockdep goes on recording but stays
  * silent about that kind (lockdep_rearm() re-arms, for the tests). Its own
@@ -26,7 +28,7 @@
  * printk's console lock, taken while reporting, out of it. A full class
  * table or held-lock stack turns lockdep off with one message. Nothing is
  * tracked in NMI context. With LOCKDEP=0 the hooks are empty macros and
- * struct spinlock has no lockdep fields. */
+ * raw_spinlock_t has no lockdep fields. */
 #ifndef FOLD_KERNEL_LOCKDEP_H
 #define FOLD_KERNEL_LOCKDEP_H
 
@@ -40,14 +42,15 @@
 /* The spinlock hooks: before a lock is taken (trylock: after, and no
  * dependency, as a trylock cannot wait), and at its release. ip names the
  * caller in reports. */
-void lock_acquire(struct spinlock *l, bool trylock, u64 ip);
-void lock_release(struct spinlock *l);
+void lock_acquire(raw_spinlock_t *l, bool trylock, u64 ip);
+void lock_release(raw_spinlock_t *l);
 /* Boot (kmain): from here on, locks are tracked. Prints "lockdep: on". */
 void lockdep_init(void);
 
 /* Reports printed so far, of each kind (tests compare before and after). */
 extern volatile u64 lockdep_circular_reports;
 extern volatile u64 lockdep_irq_reports;
+extern volatile u64 lockdep_wait_reports;  /* spinlock_t inside a raw one */
 /* Whether lockdep still tracks (a full table turns it off). */
 bool lockdep_active(void);
 u32 lockdep_class_count(void);

@@ -18,7 +18,7 @@ static int set_hz(const char *v)
 early_param(hz, set_hz, tick_hz_param, "a tick rate from 10 to 10000", "1000");
 
 struct timer_base {
-	struct spinlock lock;
+	raw_spinlock_t lock;   /* raw: the timer interrupt takes it */
 	struct list_head queue;
 	struct hrtimer tick;
 	u64 ticks;
@@ -64,7 +64,7 @@ void hrtimer_start(struct hrtimer *t, u64 expires_ns)
 {
 	u32 cpu = raw_smp_processor_id();
 	struct timer_base *b = &bases[cpu];
-	u64 f = spin_lock_irqsave(&b->lock);
+	u64 f = raw_spin_lock_irqsave(&b->lock);
 	BUG_ON(t->cpu != -1 && t->cpu != (int)cpu);
 	if (t->cpu != -1)
 		list_del(&t->node);
@@ -73,7 +73,7 @@ void hrtimer_start(struct hrtimer *t, u64 expires_ns)
 	enqueue(b, t);
 	if (b->queue.next == &t->node)
 		reprogram(b);
-	spin_unlock_irqrestore(&b->lock, f);
+	raw_spin_unlock_irqrestore(&b->lock, f);
 }
 
 bool __hrtimer_cancel(struct hrtimer *t)
@@ -89,14 +89,14 @@ bool __hrtimer_cancel(struct hrtimer *t)
 			continue;
 		}
 		struct timer_base *b = &bases[cpu];
-		u64 f = spin_lock_irqsave(&b->lock);
+		u64 f = raw_spin_lock_irqsave(&b->lock);
 		/* Queued again by its own callback, still running: not yet. */
 		bool queued = t->cpu == cpu && hrtimer_running[cpu] != t;
 		if (queued) {
 			list_del_init(&t->node);
 			t->cpu = -1;
 		}
-		spin_unlock_irqrestore(&b->lock, f);
+		raw_spin_unlock_irqrestore(&b->lock, f);
 		if (queued)
 			return true;
 		cpu_relax();
@@ -113,7 +113,7 @@ static void timer_interrupt(struct pt_regs *regs)
 	 * a timer that comes due while the callbacks run is not missed, since
 	 * reprogram() reads the clock afresh and arms it at once. */
 	u64 now = ktime_get_ns();
-	spin_lock(&b->lock);
+	raw_spin_lock(&b->lock);
 	for (;;) {
 		if (list_empty(&b->queue))
 			break;
@@ -125,13 +125,13 @@ static void timer_interrupt(struct pt_regs *regs)
 		t->fired_cpu = (int)cpu;
 		hrtimer_running[cpu] = t; /* before cpu -1: hrtimer_cancel() */
 		WRITE_ONCE(t->cpu, -1);
-		spin_unlock(&b->lock);
+		raw_spin_unlock(&b->lock);
 		t->fn(t); /* may re-queue t, or let it go once it returns */
-		spin_lock(&b->lock);
+		raw_spin_lock(&b->lock);
 		WRITE_ONCE(hrtimer_running[cpu], NULL);
 	}
 	reprogram(b);
-	spin_unlock(&b->lock);
+	raw_spin_unlock(&b->lock);
 }
 
 static void tick_fn(struct hrtimer *t)
@@ -148,10 +148,10 @@ static void tick_fn(struct hrtimer *t)
 	if (next <= now)
 		next = now + period;
 	t->expires = next;
-	spin_lock(&b->lock);
+	raw_spin_lock(&b->lock);
 	t->cpu = (int)raw_smp_processor_id();
 	enqueue(b, t);
-	spin_unlock(&b->lock);
+	raw_spin_unlock(&b->lock);
 }
 
 u64 tick_count(u32 cpu)
@@ -167,7 +167,7 @@ void hrtimer_init_cpu(void)
 		tick_hz = tick_hz_param;
 		arch_timer_init(timer_interrupt);
 	}
-	spin_lock_init(&b->lock, "timer_base");
+	raw_spin_lock_init(&b->lock, "timer_base");
 	INIT_LIST_HEAD(&b->queue);
 	hrtimer_init(&b->tick, tick_fn);
 	hrtimer_start(&b->tick, ktime_get_ns() + NSEC_PER_SEC / tick_hz);

@@ -153,23 +153,23 @@ static void smp_processor_id_preemptible(struct ktest *t)
 	KT_EXPECT_EQ(t, bug_reports, before);
 }
 
-static __attribute__((noipa)) void provoke_recursion(struct spinlock *l)
+static __attribute__((noipa)) void provoke_recursion(raw_spinlock_t *l)
 {
-	spin_lock(l);
-	spin_lock(l); /* reported, not taken */
-	spin_unlock(l);
+	raw_spin_lock(l);
+	raw_spin_lock(l); /* reported, not taken */
+	raw_spin_unlock(l);
 }
 
 static void spinlock_recursion(struct ktest *t)
 {
-	static DEFINE_SPINLOCK(rec_lock);
+	static DEFINE_RAW_SPINLOCK(rec_lock);
 	u64 before = bug_reports;
 	u32 count = preempt_count();
 	capture();
 	provoke_recursion(&rec_lock);
 	expect_report(t, before, "BUG: spinlock recursion: lock rec_lock already held by this CPU",
 		      "provoke_recursion");
-	KT_EXPECT(t, !spin_is_locked(&rec_lock));
+	KT_EXPECT(t, !raw_spin_is_locked(&rec_lock));
 	KT_EXPECT_EQ(t, preempt_count(), count);
 }
 

@@ -239,6 +239,9 @@ static void mode_case(struct ktest *t, int mode, void (*check)(struct ktest *))
 	if (!preempt_mode_valid(mode)) {
 		KT_EXPECT_EQ(t, r, -1);
 		KT_EXPECT_EQ(t, preempt_mode, saved);
+		if (PREEMPT_RT)
+			KT_SKIP(t, "PREEMPT_RT runs full or lazy only, not mode %s "
+				"(refused, as it should be)", preempt_mode_name(mode));
 		KT_SKIP(t, "COUNT=%s cannot run mode %s (refused, as it should be)",
 			preempt_model_name(), preempt_mode_name(mode));
 	}

@@ -152,7 +152,9 @@ static void corrupted_site_refused(struct ktest *t)
 	const struct patch_site *s = site_named("ktest_probe");
 	KT_ASSERT(t, s != NULL);
 	int saved = preempt_mode;
-	int other = saved == PREEMPT_MODE_NONE ? PREEMPT_MODE_VOLUNTARY : PREEMPT_MODE_NONE;
+	int other = 0; /* the first other mode this build runs */
+	while (other == saved || !preempt_mode_valid(other))
+		other++;
 	u8 good[PATCH_SITE_LEN], bad[PATCH_SITE_LEN];
 	corrupt(s, 1, 0x40, good, bad);
 

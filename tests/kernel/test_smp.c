@@ -116,7 +116,7 @@ static void broadcast(struct ktest *t)
 }
 
 struct stress {
-	struct spinlock lock;
+	raw_spinlock_t lock;
 	volatile u64 counter;
 	u64 per_thread;
 	u64 deadline;              /* guest time: stop here on a slow host */
@@ -128,9 +128,9 @@ static void stress_fn(void *arg)
 	struct stress *s = arg;
 	u64 i = 0;
 	for (; i < s->per_thread && ktime_get_ns() < s->deadline; i++) {
-		u64 f = spin_lock_irqsave(&s->lock);
+		u64 f = raw_spin_lock_irqsave(&s->lock);
 		s->counter = s->counter + 1; /* a non-atomic read-modify-write */
-		spin_unlock_irqrestore(&s->lock, f);
+		raw_spin_unlock_irqrestore(&s->lock, f);
 	}
 	s->done[current_thread()->cpu] = i;
 }
@@ -139,7 +139,7 @@ static void spinlock_stress(struct ktest *t)
 {
 	static struct stress s;
 	struct thread *th[MAX_CPUS];
-	spin_lock_init(&s.lock, "stress");
+	raw_spin_lock_init(&s.lock, "stress");
 	s.counter = 0;
 	/* About 40000 lock round trips in all. With more vCPUs than free host
 	 * cores (-smp 16 on 2 cores, or -smp 4 beside another busy QEMU) a

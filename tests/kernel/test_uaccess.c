@@ -206,6 +206,10 @@ static void might_fault_voluntary_point(struct ktest *t)
 	struct mm *mm = borrow(t, MM_WRITE);
 	if (!mm)
 		return;
+	if (!preempt_mode_valid(PREEMPT_MODE_VOLUNTARY)) {
+		give_back(mm);
+		KT_SKIP(t, "PREEMPT_RT runs on full or lazy only: no voluntary mode");
+	}
 	int old = preempt_mode;
 	KT_ASSERT_EQ(t, preempt_mode_set(PREEMPT_MODE_VOLUNTARY), 0);
 	bool was = might_fault_enabled;

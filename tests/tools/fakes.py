@@ -48,7 +48,7 @@ AUTORUN_MAX = 300
 SHELL_LINE_MAX = 100
 CMDLINE_OPTIONS = ["test", "autorun", "clock", "hz", "loglevel"]
 BENCH_OPTIONS_preempt = ["iters"]
-BENCH_OPTIONS_latency = ["loops", "load", "histogram"]
+BENCH_OPTIONS_latency = ["loops", "load", "histogram", "section_us"]
 BENCH_OPTIONS_throughput = ["ops", "W"]
 BENCH_OPTIONS_uaccess = ["iters"]
 BENCH_OPTIONS_syscall = ["calls"]
@@ -56,6 +56,7 @@ BENCH_OPTIONS_userlat = ["loops", "load"]
 BENCH_OPTIONS_hackbench = ["loops", "groups"]
 BENCH_OPTIONS_wakeup_hog = ["loops"]
 BENCH_OPTIONS_mode_cost = ["iters"]
+BENCH_OPTIONS_inversion = ["section_us", "medium_us"]
 """
 
 # QEMU options the host tools use, with a value or without.

@@ -148,10 +148,10 @@ static void nest(struct tworker *w, bool pass)
 			irqs_off = true;
 			break;
 		case N_LOCK:
-			spin_lock(&tstate.locks[lock[i]]);
+			raw_spin_lock(&tstate.locks[lock[i]]);
 			break;
 		default:
-			flags[i] = spin_lock_irqsave(&tstate.locks[lock[i]]);
+			flags[i] = raw_spin_lock_irqsave(&tstate.locks[lock[i]]);
 			irqs_off = true;
 			break;
 		}
@@ -168,10 +168,10 @@ static void nest(struct tworker *w, bool pass)
 			local_irq_restore(flags[i]);
 			break;
 		case N_LOCK:
-			spin_unlock(&tstate.locks[lock[i]]);
+			raw_spin_unlock(&tstate.locks[lock[i]]);
 			break;
 		default:
-			spin_unlock_irqrestore(&tstate.locks[lock[i]], flags[i]);
+			raw_spin_unlock_irqrestore(&tstate.locks[lock[i]], flags[i]);
 			break;
 		}
 	}
@@ -217,6 +217,30 @@ static void mutex_handoff(struct tworker *w)
 	mutex_unlock(&m->m);
 }
 
+/* One or two rt_mutexes (in index order), taken at a random priority,
+ * FIFO 1 to 3 or normal: their owners are boosted and unboosted all
+ * through the run, and torture_run() checks the PI invariant meanwhile. */
+static void rt_mutex_section(struct tworker *w)
+{
+	struct thread *me = current_thread();
+	int prio = (int)prandom_below(&w->rng, 4); /* 0: stays normal */
+	u32 a = prandom_below(&w->rng, TORTURE_NMUTEXES);
+	u32 b = prandom_below(&w->rng, TORTURE_NMUTEXES);
+	if (prio)
+		sched_setscheduler(me, prio);
+	rt_mutex_lock(&tstate.rtmutexes[MIN(a, b)]);
+	if (a != b)
+		rt_mutex_lock(&tstate.rtmutexes[MAX(a, b)]);
+	if (prandom_below(&w->rng, 4) == 0)
+		sleep_ns(1 + prandom_below(&w->rng, 20) * NSEC_PER_USEC);
+	w->pi_sections++;
+	if (a != b)
+		rt_mutex_unlock(&tstate.rtmutexes[MAX(a, b)]);
+	rt_mutex_unlock(&tstate.rtmutexes[MIN(a, b)]);
+	if (prio)
+		sched_setscheduler(me, PRIO_NORMAL);
+}
+
 static void random_action(struct tworker *w)
 {
 	switch (prandom_below(&w->rng, 8)) {
@@ -229,7 +253,10 @@ static void random_action(struct tworker *w)
 		sleep_ns(1 + prandom_below(&w->rng, 50) * NSEC_PER_USEC);
 		break;
 	case 3:
-		mutex_handoff(w);
+		if (prandom_below(&w->rng, 2))
+			mutex_handoff(w);
+		else
+			rt_mutex_section(w);
 		break;
 	case 4:
 		random_ipi(w);

@@ -65,6 +65,8 @@ struct torture_result {
 	u64 switches, switch_failures;
 	u64 ipis_sent, ipis_ran;
 	u64 handoffs;             /* a mutex passed from one worker to another */
+	u64 pi_sections;          /* rt_mutex sections, at FIFO 1-3 or normal */
+	u64 pi_checks, pi_broken; /* the PI invariant, every 2 ms (rtmutex.h) */
 	u64 sleeps;
 	u64 lost_resched;         /* COUNT=racy: bit-31 clears lost and repaired */
 	u32 threads, finished;

@@ -5,6 +5,7 @@
 #include "tests/torture/torture.h"
 #include "kernel/percpu.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/locking/rtmutex.h"
 #include "sched/wait.h"
 #include "lib/prandom.h"
 
@@ -26,6 +27,7 @@ struct tworker {
 	 * progress lines). */
 	u64 wakeups, local_wakeups, nests, depth_max, count_checks, leaks;
 	u64 handoffs, ipis, sleeps;
+	u64 pi_sections;           /* rt_mutex sections (rt_mutex_section()) */
 };
 
 struct tmutex {
@@ -36,8 +38,9 @@ struct tmutex {
 struct torture_state {
 	struct tworker w[TORTURE_WORKERS_MAX];
 	u32 nworkers, ncpus;
-	struct spinlock locks[TORTURE_NLOCKS];
+	raw_spinlock_t locks[TORTURE_NLOCKS];
 	struct tmutex mutexes[TORTURE_NMUTEXES];
+	struct rt_mutex rtmutexes[TORTURE_NMUTEXES]; /* taken at FIFO priorities */
 	volatile int stop;
 	int inject;                /* enum torture_inject */
 	int inject_pending;        /* 1 until the injection took place */

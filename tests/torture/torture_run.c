@@ -61,9 +61,11 @@ static bool setup(const struct torture_params *p)
 	tstate.quiet = p->quiet;
 	tstate.inject_pending = p->inject != TORTURE_INJECT_NONE;
 	for (u32 i = 0; i < TORTURE_NLOCKS; i++)
-		spin_lock_init(&tstate.locks[i], "torture_lock");
+		raw_spin_lock_init(&tstate.locks[i], "torture_lock");
 	for (u32 i = 0; i < TORTURE_NMUTEXES; i++)
 		mutex_init(&tstate.mutexes[i].m);
+	for (u32 i = 0; i < TORTURE_NMUTEXES; i++)
+		rt_mutex_init(&tstate.rtmutexes[i], "torture_rt_mutex");
 	u32 per_cpu = tstate.ncpus == 1 ? TORTURE_THREADS_PER_CPU + 1 : TORTURE_THREADS_PER_CPU;
 	u32 n = 0;
 	for_each_online_cpu(c) {
@@ -176,6 +178,7 @@ static void collect(struct torture_result *r)
 		r->nest_depth_max = MAX(r->nest_depth_max, w->depth_max);
 		r->leaks += w->leaks;
 		r->handoffs += w->handoffs;
+		r->pi_sections += w->pi_sections;
 		r->ipis_sent += w->ipis;
 		r->sleeps += w->sleeps;
 	}
@@ -204,12 +207,14 @@ static void print_totals(const struct torture_params *p, const struct torture_re
 		       r->finished, r->threads, (unsigned long long)r->ms, (unsigned long long)rate);
 	torture_print("torture: checked: %llu nests (depth 1-%llu) back to count 0 with IRQs on, "
 		       "%llu context-switch counts at %u; %llu of %llu IPIs ran; %llu same-CPU "
-		       "wake-ups, %llu sleeps; %llu bit-31 requests lost and repaired (racy only)\n",
+		       "wake-ups, %llu sleeps; %llu bit-31 requests lost and repaired (racy only); "
+		       "%llu rt_mutex sections, the PI invariant checked %llu times, broken %llu\n",
 		       (unsigned long long)r->nests, (unsigned long long)r->nest_depth_max,
 		       (unsigned long long)r->count_checks, SWITCH_PREEMPT_COUNT,
 		       (unsigned long long)r->ipis_ran, (unsigned long long)r->ipis_sent,
 		       (unsigned long long)r->local_wakeups, (unsigned long long)r->sleeps,
-		       (unsigned long long)r->lost_resched);
+		       (unsigned long long)r->lost_resched, (unsigned long long)r->pi_sections,
+		       (unsigned long long)r->pi_checks, (unsigned long long)r->pi_broken);
 	char ctx[96];
 	bench_context(ctx, sizeof(ctx));
 	torture_print("BENCH torture %s start=%s seed=%llu duration_ms=%llu inject=%s wakeups=%llu "
@@ -261,6 +266,8 @@ bool torture_run(const struct torture_params *p, struct torture_result *r)
 		sleep_ns(MIN(end - now, 2 * NSEC_PER_MSEC));
 		now = ktime_get_ns();
 		r->lost += watchdog(p, r, now);
+		r->pi_checks++;
+		r->pi_broken += rt_mutex_check_pi();
 		if (now >= next_switch && now < end) {
 			int m = random_mode(&rng);
 			if (preempt_mode_set(m) != 0 || preempt_mode != m ||
@@ -294,7 +301,7 @@ bool torture_run(const struct torture_params *p, struct torture_result *r)
 		torture_print("torture: %llu debug report(s) during the run (BUG: lines above)\n",
 			       (unsigned long long)reports);
 	r->leaks += reports;
-	r->passed = !r->lost && !r->leaks && !r->switch_failures && r->finished == r->threads &&
+	r->passed = !r->lost && !r->leaks && !r->pi_broken && !r->switch_failures && r->finished == r->threads &&
 		    r->ipis_ran == r->ipis_sent;
 	print_totals(p, r, start_mode);
 	if (r->finished == r->threads)

@@ -8,7 +8,9 @@
 #                                   and 2, under -icount (1 ns = 1 instruction):
 #                                   preempt, latency and userlat per load
 #                                   (BENCH_LOADS), throughput, uaccess, syscall,
-#                                   and E8's hackbench, wakeup_hog, mode_cost
+#                                   E8's hackbench, wakeup_hog, mode_cost, and
+#                                   E9's inversion, the lock load and the
+#                                   PREEMPT=rt build (mode rt, folded only)
 #   make bench BENCH_MODELS=folded BENCH_MODES=full BENCH_SMP=1
 #   make bench BENCH_ARGS="loops=500 ops=50000"
 #   make bench ACCEL=tcg            wall clock under TCG (no -icount)
@@ -22,9 +24,9 @@
 BENCH_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 BENCH_MODELS  ?= folded percpu ti off
-BENCH_MODES   ?= none voluntary full lazy
+BENCH_MODES   ?= none voluntary full lazy rt
 BENCH_SMP     ?= 1 2
-BENCH_LOADS   ?= none hog pingpong
+BENCH_LOADS   ?= none hog pingpong lock
 BENCH_ARGS    ?=
 BENCH_TIMEOUT ?= 300
 BENCH_JOBS    ?=

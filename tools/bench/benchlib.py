@@ -23,6 +23,10 @@ nanoseconds (under icount: virtual ns = guest instructions); decimals use
     BENCH ipc ... test=call placement=same bytes=0 calls=10000 ns_per_call=1386.01 messages=20004 fastpath=20003 folds_per_msg=0.00
     BENCH ipc ... test=notify placement=cross rounds=10000 ns_per_signal=1378.79 folds_per_signal=0.99   (cross: smp >= 2)
     BENCH udriver ... src=timer load=hog prio=0 samples=200 mean_ns=893.20 max_ns=907   (mode= is the mode measured)
+    BENCH inversion ... pi=1 section_us=1000 medium_us=10000 high_wait_ns=979761 low_prio=30   (and pi=0)
+
+A PREEMPT_RT kernel (make PREEMPT=rt) says mode=rt, and mode=rt-lazy for
+what a benchmark that sweeps the modes measured in lazy.
 
 Unknown benchmarks and unknown keys are kept as data. A line that breaks
 the grammar, lacks a key its benchmark needs, carries a non-number where a
@@ -36,10 +40,10 @@ import re
 from dataclasses import dataclass, field
 
 MODELS = ("folded", "percpu", "ti", "off")
-MODES = ("none", "voluntary", "full", "lazy")
+MODES = ("none", "voluntary", "full", "lazy", "rt")
 BASELINE = ("off", "none")
 VARIANTS = ("folded", "percpu", "ti", "off", "built")
-LATENCY_LOADS = ("none", "hog", "pingpong")
+LATENCY_LOADS = ("none", "hog", "pingpong", "lock")
 USERLAT_LOADS = ("none", "hog")
 # The benchmarks run once per load (load=), and the loads each knows.
 LOADS = {"latency": LATENCY_LOADS, "userlat": USERLAT_LOADS}
@@ -58,10 +62,28 @@ THROUGHPUT_TESTS = ("preempt_heavy", "ctxsw_same", "ctxsw_cross", "resched_ipi")
 CROSS_TESTS = ("ctxsw_cross", "resched_ipi")      # need two CPUs
 
 
+# PREEMPT_RT runs full and lazy only, and its BENCH lines name them so.
+RT_MODES = ("rt", "rt-lazy")
+
+
 def valid_config(model: str, mode: str) -> bool:
     """COUNT=off has no preempt count, so the build refuses PREEMPT=full
-    and PREEMPT=lazy (both preempt through the count)."""
+    and PREEMPT=lazy (both preempt through the count), and PREEMPT=rt (on
+    full). The build takes PREEMPT=rt with folded, percpu and ti; the
+    matrix builds it with COUNT=folded only, the choice that keeps `make
+    bench` short: one more build, not three (E9 compares rt with full and
+    lazy, not count models with each other)."""
+    if mode == "rt":
+        return model == "folded"
     return not (model == "off" and mode in ("full", "lazy"))
+
+
+def run_modes(model: str, mode: str) -> tuple:
+    """The modes a build of model/mode can switch to at run time, as its
+    BENCH lines name them: what `bench uaccess` and `bench udriver` sweep."""
+    if mode == "rt":
+        return RT_MODES
+    return tuple(md for md in MODES if md != "rt" and valid_config(model, md))
 
 
 # The keys every BENCH line carries, and what each benchmark adds.
@@ -81,6 +103,7 @@ REQUIRED = {
     "mode_cost": ("what", "via", "ns"),
     "ipc": ("test", "placement"),
     "udriver": ("src", "load", "samples", "mean_ns", "max_ns"),
+    "inversion": ("pi", "section_us", "medium_us", "high_wait_ns", "low_prio"),
 }
 # IPC and the user-level driver (bench/bench_ipc.c, bench_udriver.c)
 IPC_PLACEMENTS = ("same", "cross")                # cross: smp >= 2
@@ -100,11 +123,12 @@ NUMERIC = {"smp", "cpu", "iters", "ns_per_pair", "ns_per_irq", "interval_us",
            "min_ns", "avg_ns", "max_ns", "groups", "fds", "depth", "ns",
            "invol_per_op", "vol_per_op", "tick_ns", "messages", "fastpath", "handoff",
            "folds_per_msg", "rounds", "ns_per_signal", "folds_per_signal",
-           "prio", "samples", "mean_ns"}
+           "prio", "samples", "mean_ns", "pi", "section_us", "medium_us",
+           "high_wait_ns", "low_prio"}
 INT_LISTS = {"counts", "cpus"}
 # The keys that tell two results of one benchmark apart.
 IDENT_KEYS = ("variant", "load", "test", "cpu", "cpus", "might_fault", "bytes",
-              "where", "class", "what", "via", "placement", "src")
+              "where", "class", "what", "via", "placement", "src", "pi")
 
 INT_RE = re.compile(r"^-?[0-9]+$")
 DEC_RE = re.compile(r"^-?[0-9]+\.[0-9]+$")
@@ -276,15 +300,18 @@ def parse_plan(commands: list[str]) -> list[tuple[str, dict]]:
     return plan
 
 
-def expected(plan: list[tuple[str, dict]], smp: int,
-             model: str = "folded") -> list[Expect]:
+def expected(plan: list[tuple[str, dict]], smp: int, model: str = "folded",
+             mode: str = "full") -> list[Expect]:
     """The results a run with this plan must print. The kernel's shell:
     `bench preempt` reports every variant and the irq round trip; `bench
     latency` one line per CPU, and with histogram=N (N > 0) a latency_hist
     line per CPU; `bench throughput` preempt_heavy per CPU, ctxsw_same, and
     with two CPUs or more ctxsw_cross and resched_ipi; `bench uaccess`
-    every size, might_fault on and off, in every mode the model can run;
-    `bench userlat` one line for its load; anything else one line."""
+    every size, might_fault on and off, in every mode the build can run
+    (run_modes); `bench inversion` pi=1 and pi=0; `bench mode_cost`
+    nothing on PREEMPT_RT (it measures in none, which RT refuses; see
+    RT_REFUSALS); `bench userlat` one line for its load; anything else
+    one line."""
     out: list[Expect] = []
     cpus = [str(c) for c in range(smp)]
     for name, args in plan:
@@ -306,15 +333,16 @@ def expected(plan: list[tuple[str, dict]], smp: int,
         elif name == "uaccess":
             out += [Expect("uaccess", {"mode": md, "might_fault": mf,
                                        "bytes": b})
-                    for md in MODES if valid_config(model, md)
+                    for md in run_modes(model, mode)
                     for mf in MIGHT_FAULT for b in UACCESS_BYTES]
         elif name == "hackbench":
             out.append(Expect("hackbench", {"where": "kernel"}))
         elif name == "wakeup_hog":
             out += [Expect("wakeup_hog", {"class": c}) for c in WAKEUP_CLASSES]
         elif name == "mode_cost":
-            out += [Expect("mode_cost", {"mode": "none", "what": w, "via": v})
-                    for w in MODE_COST_WHAT for v in MODE_COST_VIA]
+            if mode != "rt":        # PREEMPT_RT refuses none mode (RT_REFUSALS)
+                out += [Expect("mode_cost", {"mode": "none", "what": w, "via": v})
+                        for w in MODE_COST_WHAT for v in MODE_COST_VIA]
         elif name == "ipc":
             places = [p for p in IPC_PLACEMENTS if p == "same" or smp >= 2]
             out += [Expect("ipc", {"test": "call", "placement": p, "bytes": b})
@@ -322,8 +350,10 @@ def expected(plan: list[tuple[str, dict]], smp: int,
             out += [Expect("ipc", {"test": "notify", "placement": p}) for p in places]
         elif name == "udriver":
             out += [Expect("udriver", {"mode": md, "src": s, "load": l})
-                    for md in MODES if valid_config(model, md)
+                    for md in run_modes(model, mode)
                     for s, l in UDRIVER_CASES]
+        elif name == "inversion":
+            out += [Expect("inversion", {"pi": pi}) for pi in ("1", "0")]
         elif name in LOADS:
             out.append(Expect(name, {"load": args.get("load",
                                                       LOADS[name][0])}))
@@ -362,10 +392,17 @@ COMPLAINT_RE = re.compile(
     r"|\S+ failed \(status))")
 
 
-def complaints(lines: list[str]) -> list[str]:
+# What PREEMPT_RT refuses by design, not a failure of the run: `bench
+# mode_cost` measures in none mode, and RT runs full or lazy only.
+RT_REFUSALS = re.compile(r"^bench mode_cost: cannot start: the switch to "
+                         r"none was refused")
+
+
+def complaints(lines: list[str], mode: str = "") -> list[str]:
     return [f"line {no}: the kernel said: {line.strip()}"
             for no, line in enumerate(lines, 1)
-            if COMPLAINT_RE.match(line.strip())]
+            if COMPLAINT_RE.match(line.strip()) and not (
+                mode == "rt" and RT_REFUSALS.match(line.strip()))]
 
 
 def check(parsed: Parsed, lines: list[str], plan: list[tuple[str, dict]], *,
@@ -379,15 +416,14 @@ def check(parsed: Parsed, lines: list[str], plan: list[tuple[str, dict]], *,
         swept = SWEPT.get(r.bench, ())
         wrong = [f"{k}={r.fields[k]} (expected {v})" for k, v in want.items()
                  if k not in swept and r.fields.get(k) != v]
-        if "mode" in swept and not (r.fields["mode"] in MODES and
-                                    valid_config(model, r.fields["mode"])):
-            wrong.append(f"mode={r.fields['mode']} (COUNT={model} has no "
-                         "such mode)")
+        if "mode" in swept and r.fields["mode"] not in run_modes(model, mode):
+            wrong.append(f"mode={r.fields['mode']} (a {model}/{mode} build "
+                         f"runs {', '.join(run_modes(model, mode))})")
         if wrong:
             errors.append(f"line {r.line}: {r.describe()}: "
                           + ", ".join(wrong))
-    errors += complaints(lines)
-    for e in expected(plan, smp, model):
+    errors += complaints(lines, mode)
+    for e in expected(plan, smp, model, mode):
         if not any(e.matches(r) for r in parsed.results):
             errors.append(f"missing benchmark: no BENCH {e.describe()}")
     return errors

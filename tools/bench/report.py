@@ -39,6 +39,7 @@ LINUX_FUTEX_RT = 8519       # instructions: a futex ping-pong round trip in a Li
 LINUX_FUTEX_SHARE = 0.25    # the IPC fast path's round trip over Linux's, at most
 THROUGHPUT_MIN = 0.99       # E8: lazy's hackbench ops/s over none's, at least
 FIFO_MAX = 1.1              # E8: lazy's FIFO wake-up max over full's, at most
+PI_WAIT_MAX = 1.1           # E9: high's wait with priority inheritance over the section, at most
 
 TARGETS = {
     "syscall": Target(f"≤ {SYSCALL_TARGET} instructions per call", lambda v: v <= SYSCALL_TARGET),
@@ -135,9 +136,12 @@ class Run:
     def why_missing(self, model, mode, smp) -> str:
         """The footnote for an empty cell."""
         name = f"{model}/{mode} smp={smp}"
-        if not benchlib.valid_config(model, mode):
-            return ("COUNT=off has no preempt count, so the build refuses PREEMPT=full: there is "
-                    "no such configuration.")
+        if not benchlib.valid_config(model, mode) and model == "off":
+            return ("COUNT=off has no preempt count, so the build refuses PREEMPT=full, lazy and "
+                    "rt: there is no such configuration.")
+        if not benchlib.valid_config(model, mode):      # rt with another count model
+            return (f"PREEMPT=rt builds with COUNT={model}, but the matrix builds it with "
+                    "COUNT=folded only (one build: E9 compares rt with full and lazy).")
         c = self.configs.get((model, mode, smp))
         if c is None:
             return f"{name} was not run."
@@ -457,7 +461,8 @@ def e8_tables(page: Page) -> None:
                         "normal max", "normal avg"])
             base = g("none", "hackbench", "ops_per_sec")
             ffull = g("full", "wakeup_hog", "max", **{"class": "fifo"})
-            for mode in (m for m in benchlib.MODES if m in run.modes):
+            for mode in (m for m in benchlib.MODES
+                         if m in run.modes and benchlib.valid_config(model, m)):
                 ops = g(mode, "hackbench", "ops_per_sec")
                 inv = g(mode, "hackbench", "invol_per_op")
                 wake = {(c, k): g(mode, "wakeup_hog", k, **{"class": c})
@@ -575,6 +580,69 @@ def udriver_tables(page: Page) -> None:
         page.add("")
 
 
+def lock_loaded(run: Run) -> bool:
+    return any(r.fields.get("load") == "lock" for r in run.all("latency"))
+
+
+def lock_latency_table(page: Page) -> None:
+    """E9 in bench latency: the worst wake-up beside a spinlock_t section (load=lock) against the
+    same kernel's with no load, per configuration."""
+    run = page.run
+    if not lock_loaded(run):
+        return
+    for smp in run.smps:
+        page.add(page.heading("E9: max wake-up latency (ns), worst CPU, without and with a "
+                              "spinlock_t section", smp), "")
+        page.table(["model", "mode", "load=none", "load=lock", "lock / none"])
+        for model, mode in ((m, md) for m, md in run.pairs() if (m, md, smp) in run.configs):
+            v = {load: run.value(model, mode, smp, "latency", "max", worst=True, load=load)
+                 for load in ("none", "lock")}
+            page.row([f"**{model}**", mode + page.flagged(model, mode, smp)]
+                     + [page.missing(model, mode, smp) if x is None else fmt(x) for x in v.values()]
+                     + [f"{v['lock'] / v['none']:,.2f}×" if v["lock"] is not None and v["none"]
+                        else DASH])
+        page.add("")
+
+
+def inversion_tables(page: Page) -> None:
+    """bench inversion per configuration: high's wait with and without priority inheritance,
+    judged against the section (with) and medium's run (without)."""
+    run, judged = page.run, []
+    if not run.wanted("inversion"):
+        return
+    for smp in run.smps:
+        page.add(page.heading("E9: priority inversion, high's wait for the lock (ns)", smp), "")
+        page.table(["model", "mode", "section, medium (µs)", "with PI (× section)", "low's prio",
+                    "without PI (× section)", "low's prio", "target"])
+        for model, mode in ((m, md) for m, md in run.pairs() if (m, md, smp) in run.configs):
+            res = run.results[(model, mode, smp)]
+            r1, r0 = (next(iter(benchlib.find(res, "inversion", pi=pi)), None) for pi in "10")
+            cells = [f"**{model}**", mode + page.flagged(model, mode, smp)]
+            if r1 is None or r0 is None:
+                page.row(cells + [page.missing(model, mode, smp)] + [DASH] * 5)
+                continue
+            sec, med = r1.get("section_us") * 1000, r1.get("medium_us") * 1000
+            w1, w0 = r1.get("high_wait_ns"), r0.get("high_wait_ns")
+            ok = w1 <= PI_WAIT_MAX * sec and w0 >= med
+            judged.append((f"{model}/{mode} smp={smp}", ok))
+            page.row(cells + [f"{r1.fields['section_us']}, {r1.fields['medium_us']}",
+                              fmt(w1) + ratio(w1, sec), r1.fields["low_prio"],
+                              fmt(w0) + ratio(w0, sec), r0.fields["low_prio"], page.mark(ok)])
+        page.add("")
+    what = (f"Target (with PI high waits at most {PI_WAIT_MAX}× the section, without PI at least "
+            "medium's run)")
+    missed = [name for name, ok in judged if not ok]
+    if not page.icount:
+        page.add(page.not_judged(), "")
+    elif not judged:
+        page.add(f"{what}: not judged, no figure to judge.", "")
+    elif missed:
+        page.add(f"{what}: **target missed** in {len(missed)} of {len(judged)} configurations: "
+                 + ", ".join(missed) + ".", "")
+    else:
+        page.add(f"{what}: **target met** in every configuration judged ({len(judged)}).", "")
+
+
 def how_to_read(page: Page) -> None:
     if page.icount:
         page.add("Clock: **icount**. QEMU ran with `-icount shift=0,sleep=off`, so the guest's "
@@ -596,7 +664,9 @@ def how_to_read(page: Page) -> None:
              "figure in parentheses is the ratio to the `off`/`none` cell of the same table, the "
              f"kernel that does the least preemption bookkeeping. `{DASH}` marks a figure that "
              "is missing (the footnote says why); `n/a` a configuration that cannot be built "
-             "(COUNT=off with PREEMPT=full or lazy).", "")
+             "(COUNT=off with PREEMPT=full, lazy or rt) or that the matrix leaves out (rt with "
+             "another COUNT than folded). `rt` is PREEMPT_RT (`make PREEMPT=rt`): full "
+             "preemption with a sleeping spinlock_t, an rt_mutex with priority inheritance.", "")
 
 
 def the_run(page: Page) -> None:
@@ -697,7 +767,10 @@ SECTIONS = [
         intro=lambda p: "`bench latency`, cyclictest's method: on every CPU a FIFO thread sleeps "
         "to absolute deadlines and records how late it woke. `load=hog` adds a CPU-bound thread "
         "per CPU whose only preemption points are might_resched() (voluntary) and a rare "
-        "cond_resched() (none); `load=pingpong` threads that hand a message back and forth. Each "
+        "cond_resched() (none); `load=pingpong` threads that hand a message back and forth; "
+        "`load=lock` a normal thread per CPU holding a spinlock_t for `section_us` (default "
+        "1,000 µs) just before the FIFO thread's deadlines (E9: outside PREEMPT_RT the section "
+        "holds preemption off, on rt the holder is preempted). Each "
         "cell is the worst CPU (the largest value over every CPU that reported), in ns "
         f"({p.u}).\nInterval and loops: " + "; ".join(
             f"interval {i} µs, {n} loops"
@@ -766,6 +839,20 @@ SECTIONS = [
         f"wake-up latency while a normal hog runs on CPU 0 ({p.u}). The ratio beside ops/s is "
         "to none's, beside the FIFO latency to full's.",
         tables=[e8_tables, mode_cost_table]),
+    Section(
+        "E9: PREEMPT_RT and priority inversion", benches=("inversion",),
+        show=lambda p: p.run.wanted("inversion") or lock_loaded(p.run),
+        intro=lambda p: "PREEMPT_RT (merged in Linux 6.12, 2024; here `make PREEMPT=rt`, the "
+        "`rt` column) turns spinlock_t into an rt_mutex: a sleeping lock whose holder can be "
+        "preempted and inherits its waiters' priority. `bench latency load=lock`: a FIFO "
+        "thread's wake-up beside a normal thread holding a spinlock_t (outside RT the section "
+        "holds preemption off, so the wake-up waits for its end). `bench inversion`, Mars "
+        "Pathfinder's bug (1997): low (a normal thread) holds an rt_mutex for `section_us`, high "
+        "(FIFO 30) wants it, medium (FIFO 20) runs `medium_us` without it; with priority "
+        "inheritance (PI, in every build's rt_mutex) low runs at high's priority, 30, until it "
+        "lets go, without it medium runs first and high waits for both. ns "
+        f"({p.u}); the ratio is to the section.",
+        tables=[lock_latency_table, inversion_tables]),
     Section(
         "IPC: call+reply and notifications", benches=("ipc",),
         intro=lambda p: "`bench ipc`: `user/ping` calls `user/pong` (an echo server) in a loop, "

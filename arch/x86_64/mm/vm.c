@@ -12,7 +12,7 @@
 
 static u64 *pml4;
 u64 pml4_phys;
-static DEFINE_SPINLOCK(vm_lock);
+static DEFINE_RAW_SPINLOCK(vm_lock); /* raw: allocators stay raw (docs/11-preempt-rt.md) */
 static u64 mmio_next = MMIO_BASE;
 
 static u64 *table_alloc(void)
@@ -89,10 +89,10 @@ u64 *pgd_alloc(void)
 
 void map_page(u64 va, u64 pa, u64 flags)
 {
-	u64 f = spin_lock_irqsave(&vm_lock);
+	u64 f = raw_spin_lock_irqsave(&vm_lock);
 	*walk_create(va, 0) = (pa & PTE_ADDR) | flags | PTE_P;
 	invlpg(va);
-	spin_unlock_irqrestore(&vm_lock, f);
+	raw_spin_unlock_irqrestore(&vm_lock, f);
 }
 
 static void map_2m(u64 va, u64 pa, u64 flags)
@@ -122,13 +122,13 @@ static u64 *walk(u64 va, int *level)
 void unmap_page(u64 va)
 {
 	int level;
-	u64 f = spin_lock_irqsave(&vm_lock);
+	u64 f = raw_spin_lock_irqsave(&vm_lock);
 	u64 *e = walk(va, &level);
 	if (e && level == 0) {
 		*e = 0;
 		invlpg(va);
 	}
-	spin_unlock_irqrestore(&vm_lock, f);
+	raw_spin_unlock_irqrestore(&vm_lock, f);
 }
 
 /* Canonical check first: a walk of a non-canonical address means nothing. */
@@ -156,10 +156,10 @@ void *ioremap(u64 pa, size_t size)
 {
 	u64 off = pa & (PAGE_SIZE - 1);
 	u64 n = ALIGN_UP(size + off, PAGE_SIZE);
-	u64 f = spin_lock_irqsave(&vm_lock);
+	u64 f = raw_spin_lock_irqsave(&vm_lock);
 	u64 va = mmio_next;
 	mmio_next += n + PAGE_SIZE; /* a hole between mappings */
-	spin_unlock_irqrestore(&vm_lock, f);
+	raw_spin_unlock_irqrestore(&vm_lock, f);
 	for (u64 i = 0; i < n; i += PAGE_SIZE)
 		map_page(va + i, (pa & PTE_ADDR) + i, PTE_W | PTE_PCD | PTE_PWT | PTE_NX);
 	return (void *)(va + off);
@@ -169,10 +169,10 @@ void *memremap(u64 pa, size_t size)
 {
 	u64 off = pa & (PAGE_SIZE - 1);
 	u64 n = ALIGN_UP(size + off, PAGE_SIZE);
-	u64 f = spin_lock_irqsave(&vm_lock);
+	u64 f = raw_spin_lock_irqsave(&vm_lock);
 	u64 va = mmio_next;
 	mmio_next += n + PAGE_SIZE;
-	spin_unlock_irqrestore(&vm_lock, f);
+	raw_spin_unlock_irqrestore(&vm_lock, f);
 	for (u64 i = 0; i < n; i += PAGE_SIZE)
 		map_page(va + i, (pa & PTE_ADDR) + i, PTE_NX);
 	return (void *)(va + off);

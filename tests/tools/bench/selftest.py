@@ -16,7 +16,7 @@ BENCH lines. The last case runs run-bench whole, with tests/tools/fakes.py's
 make and this file's QEMU (tests/tools/fakes.py's, writing a log made from
 the good samples), one of the boots hanging until its timeout. The cases
 of the user-space, E8 and IPC sections follow the general ones (USER_CASES,
-E8_CASES, IPC_CASES).
+E8_CASES, IPC_CASES), then E9's (E9_CASES, in e9_selftest.py).
 
 Run as a program, this file is that QEMU:
     selftest.py fake-qemu -- QEMU-ARGS     (FAKE_HANG=<config name> hangs)
@@ -69,11 +69,15 @@ SCALED = ("ns_per_irq", "ns_per_op", "ns_per_roundtrip", "max", "p99", "avg",
 
 def synth_log(model: str, mode: str, smp: int) -> bytes:
     """sample-good(-smp2).log as model/mode would print it, with figures
-    that differ per configuration (off/none the smallest)."""
+    that differ per configuration (off/none the smallest). PREEMPT_RT
+    (mode rt) runs full and lazy only, named rt and rt-lazy, and refuses
+    mode_cost's switch to none."""
     name = "sample-good.log" if smp == 1 else "sample-good-smp2.log"
     with open(sample(name), "rb") as f:
         text = f.read().decode()
-    factor = 1 + 0.03 * MODEL_ORDER.index(model) + 0.01 * MODE_ORDER.index(mode)
+    factor = 1 + 0.03 * MODEL_ORDER.index(model) + 0.01 * (MODE_ORDER + ("rt",)).index(mode)
+    runs = ({"full": "rt", "lazy": "rt-lazy"} if mode == "rt" else
+            {m: m for m in MODE_ORDER if model != "off" or m in ("none", "voluntary")})
     if (model, mode) == ("off", "none"):
         factor = 0.97
 
@@ -84,14 +88,20 @@ def synth_log(model: str, mode: str, smp: int) -> bytes:
         return f"{key}={round(int(value) * factor)}"
     out = []
     for line in text.split("\n"):
+        if mode == "rt" and line.startswith(("BENCH mode_cost ", "bench mode_cost: ")):
+            if line.startswith("bench mode_cost: "):
+                out.append("bench mode_cost: cannot start: the switch to none was refused")
+            continue
         if line.startswith("BENCH mode_cost "):
             # Its mode= is the mode measured: none, whatever the build's.
             line = line.replace("model=folded", f"model={model}")
         elif line.startswith("BENCH uaccess "):
-            # Its mode= is the mode measured: every one the model can run.
-            if model == "off" and (" mode=full " in line or " mode=lazy " in line):
+            # Its mode= is the mode measured: every one the build can run.
+            measured = re.search(r" mode=(\S+) ", line).group(1)
+            if measured not in runs:
                 continue
-            line = line.replace("model=folded", f"model={model}")
+            line = line.replace(f"model=folded mode={measured} ",
+                                f"model={model} mode={runs[measured]} ")
         elif line.startswith("BENCH "):
             line = line.replace("model=folded mode=full",
                                 f"model={model} mode={mode}")
@@ -423,15 +433,16 @@ class Cases:
     # -- the report and the plots --------------------------------------------------
 
     def data(self, clock="icount", accel="tcg", fail=(), plan_commands=SAMPLE_PLAN,
-             extra=None):
-        """results.json's data from the synthetic logs of every configuration;
-        extra(model, mode, smp): more log lines for each (the benchmarks
-        plan_commands adds to the sample's)."""
+             extra=None, modes=MODE_ORDER):
+        """results.json's data from the synthetic logs of every configuration
+        (every model, every mode of modes that it builds with); extra(model,
+        mode, smp): more log lines for each (the benchmarks plan_commands
+        adds to the sample's)."""
         rb = self.rb
         plan = rb.Plan(list(plan_commands), [], clock == "icount")
         configs = []
         for model in MODEL_ORDER:
-            for mode in MODE_ORDER:
+            for mode in modes:
                 if not self.lib.valid_config(model, mode):
                     continue
                 for smp in (1, 2):
@@ -452,7 +463,7 @@ class Cases:
         return {"schema": "fold-bench/1", "clock": clock, "accel": accel,
                 "icount": clock == "icount", "cmdline": plan.cmdline,
                 "autorun": plan.autorun, "models": list(MODEL_ORDER),
-                "modes": list(MODE_ORDER), "smp": [1, 2], "configs": configs,
+                "modes": list(modes), "smp": [1, 2], "configs": configs,
                 "git": "abc1234", "seconds": 600.0}
 
     def test_report(self):
@@ -479,7 +490,8 @@ class Cases:
         report = self.rb.report
         want = [s.title for s in report.SECTIONS
                 if s.title not in ("IPC: call+reply and notifications",
-                                   "Interrupt to user-level driver")]
+                                   "Interrupt to user-level driver",
+                                   "E9: PREEMPT_RT and priority inversion")]
         got = [l[3:] for l in md.splitlines() if l.startswith("## ")]
         expect(got == want, f"sections {got}, the table's {want}")
         expect(not re.search(r"issue ?[0-9]", md, re.I), "an issue number")
@@ -624,7 +636,7 @@ def test_user_plan(c):
     for benches, loads, why in (
             (["userlat"], ["pingpong"], "load 'pingpong': expected none, hog "
              "(userlat: none, hog)"),
-            (all6, ["sideways"], "latency: none, hog, pingpong; userlat: "
+            (all6, ["sideways"], "latency: none, hog, pingpong, lock; userlat: "
              "none, hog")):
         try:
             rb.make_plan(benches, loads, 0, "", True, TEST_KERNEL)
@@ -647,7 +659,7 @@ def test_user_judge(c):
     cfg = c.judge(lines + [full.replace("model=folded", "model=off")],
                   model="off", mode="none")
     mentions(cfg.errors, "uaccess mode=full might_fault=on bytes=8: "
-             "mode=full (COUNT=off has no such mode)")
+             "mode=full (a off/none build runs none, voluntary)")
     expect(len(cfg.errors) == 1, str(cfg.errors))
     good = c.lines("sample-good.log")
     p = c.lib.parse_lines(good)
@@ -904,7 +916,8 @@ def test_ipc_report(c):
              "(same-CPU call+reply ≤ 400 instructions): **target missed** in 28 of 28",
              "Target: the same-CPU round trip with no payload at most 400 instructions")
     got = [l[3:] for l in md.splitlines() if l.startswith("## ")]
-    expect(got == [s.title for s in c.rb.report.SECTIONS if s.title != "Plots"],
+    expect(got == [s.title for s in c.rb.report.SECTIONS
+                   if s.title not in ("Plots", "E9: PREEMPT_RT and priority inversion")],
            f"sections {got}")
     one = ipc[ipc.index("smp=1 — clock"):ipc.index("smp=2 — clock")]
     expect("call cross" not in one, "a cross-CPU column with one CPU")
@@ -941,12 +954,13 @@ IPC_CASES = [("ipc_report", test_ipc_report)]
 
 
 def main(rb, verbose: bool = False) -> int:
+    from e9_selftest import E9_CASES     # it imports this module
     cases = Cases(rb)
     names = [n for n in dir(cases) if n.startswith("test_")]
     names.sort(key=lambda n: Cases.__dict__[n].__code__.co_firstlineno)
     tests = [(n[5:], getattr(cases, n)) for n in names] + [
         (label, lambda f=f: f(cases)) for label, f in
-        USER_CASES + E8_CASES + IPC_CASES]
+        USER_CASES + E8_CASES + IPC_CASES + E9_CASES]
     tally = {True: 0, False: 0}
     for label, test in tests:
         start = time.monotonic()

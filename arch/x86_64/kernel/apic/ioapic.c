@@ -27,7 +27,7 @@
 
 static volatile u32 *base;
 static u32 gsi_base, nr_entries;
-static DEFINE_SPINLOCK(ioapic_lock);
+static DEFINE_RAW_SPINLOCK(ioapic_lock); /* raw: hard interrupt handlers mask lines */
 
 static u32 ioapic_read(u32 reg)
 {
@@ -70,13 +70,13 @@ bool ioapic_route_isa(u32 irq, u32 vector, u32 dest)
 	u32 n;
 	if (!entry_of(irq, &n))
 		return false;
-	u64 f = spin_lock_irqsave(&ioapic_lock);
+	u64 f = raw_spin_lock_irqsave(&ioapic_lock);
 	/* Masked first, so the line cannot fire half-programmed. */
 	ioapic_write(REDTBL(n), RTE_MASKED);
 	ioapic_write(REDTBL(n) + 1, dest << 24);
 	/* Fixed, physical, active high (bit 13 = 0), edge (bit 15 = 0). */
 	ioapic_write(REDTBL(n), RTE_MASKED | (vector & 0xff));
-	spin_unlock_irqrestore(&ioapic_lock, f);
+	raw_spin_unlock_irqrestore(&ioapic_lock, f);
 	return true;
 }
 
@@ -85,10 +85,10 @@ static void set_mask(u32 irq, bool masked)
 	u32 n;
 	if (!entry_of(irq, &n))
 		return;
-	u64 f = spin_lock_irqsave(&ioapic_lock);
+	u64 f = raw_spin_lock_irqsave(&ioapic_lock);
 	u32 lo = ioapic_read(REDTBL(n));
 	ioapic_write(REDTBL(n), masked ? lo | RTE_MASKED : lo & ~RTE_MASKED);
-	spin_unlock_irqrestore(&ioapic_lock, f);
+	raw_spin_unlock_irqrestore(&ioapic_lock, f);
 }
 
 void ioapic_mask(u32 irq)

@@ -1,4 +1,4 @@
-#include "kernel/locking/spinlock.h"
+#include "kernel/locking/raw_spinlock.h"
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
 #include "kernel/locking/lockdep.h"
@@ -9,12 +9,13 @@
 #define CALLER_IP ((u64)__builtin_return_address(0))
 
 #if LOCKDEP
-void __spin_lock_init(struct spinlock *l, const char *name, struct lock_class_key *key)
+void __raw_spin_lock_init(raw_spinlock_t *l, const char *name, struct lock_class_key *key)
 {
 	l->key = key;
 	l->class = NULL;
+	l->wait_type = LD_WAIT_SPIN; /* spin_lock_init() then says CONFIG */
 #else
-void spin_lock_init(struct spinlock *l, const char *name)
+void raw_spin_lock_init(raw_spinlock_t *l, const char *name)
 {
 #endif
 	l->next = 0;
@@ -25,7 +26,7 @@ void spin_lock_init(struct spinlock *l, const char *name)
 
 /* Returns false, without taking the lock, when this CPU already holds it:
  * a certain deadlock, reported instead (the debug check). */
-static bool do_raw_spin_lock(struct spinlock *l)
+static bool do_raw_spin_lock(raw_spinlock_t *l)
 {
 	s32 me = (s32)raw_smp_processor_id();
 	if (unlikely(READ_ONCE(l->owner_cpu) == me)) {
@@ -41,20 +42,20 @@ static bool do_raw_spin_lock(struct spinlock *l)
 }
 
 #if !LOCKDEP
-/* The inline spin_lock()'s contended path: preemption is already off. */
-void spin_lock_slowpath(struct spinlock *l)
+/* The inline raw_spin_lock()'s contended path: preemption is already off. */
+void raw_spin_lock_slowpath(raw_spinlock_t *l)
 {
 	if (!do_raw_spin_lock(l))
 		preempt_enable_no_resched();
 }
 
-void spin_unlock_bad(struct spinlock *l)
+void raw_spin_unlock_bad(raw_spinlock_t *l)
 {
 	BUG("spin_unlock of %s by CPU %u, owner is CPU %d",
 	    l->name ? l->name : "?", raw_smp_processor_id(), l->owner_cpu);
 }
 #else
-void raw_spin_unlock(struct spinlock *l)
+void do_raw_spin_unlock(raw_spinlock_t *l)
 {
 	if (unlikely(l->owner_cpu != (s32)raw_smp_processor_id()))
 		BUG("spin_unlock of %s by CPU %u, owner is CPU %d",
@@ -64,7 +65,7 @@ void raw_spin_unlock(struct spinlock *l)
 	__atomic_store_n(&l->serving, l->serving + 1, __ATOMIC_RELEASE);
 }
 
-static __always_inline void __spin_lock(struct spinlock *l, u64 ip)
+static __always_inline void __spin_lock(raw_spinlock_t *l, u64 ip)
 {
 	preempt_disable();
 	lock_acquire(l, false, ip);
@@ -74,20 +75,20 @@ static __always_inline void __spin_lock(struct spinlock *l, u64 ip)
 	}
 }
 
-void spin_lock(struct spinlock *l)
+void raw_spin_lock(raw_spinlock_t *l)
 {
 	__spin_lock(l, CALLER_IP);
 }
 
-void spin_unlock(struct spinlock *l)
+void raw_spin_unlock(raw_spinlock_t *l)
 {
-	raw_spin_unlock(l);
+	do_raw_spin_unlock(l);
 	preempt_enable();
 }
 
 #endif
 
-bool spin_trylock(struct spinlock *l)
+bool raw_spin_trylock(raw_spinlock_t *l)
 {
 	preempt_disable();
 	u32 s = __atomic_load_n(&l->serving, __ATOMIC_RELAXED);
@@ -103,24 +104,24 @@ bool spin_trylock(struct spinlock *l)
 }
 
 #if LOCKDEP
-u64 spin_lock_irqsave(struct spinlock *l)
+u64 raw_spin_lock_irqsave(raw_spinlock_t *l)
 {
 	u64 f = local_irq_save();
 	__spin_lock(l, CALLER_IP); /* reports name the caller */
 	return f;
 }
 
-void spin_unlock_irqrestore(struct spinlock *l, u64 flags)
+void raw_spin_unlock_irqrestore(raw_spinlock_t *l, u64 flags)
 {
 	/* Unlock with IRQs still off, then restore: preempt_enable() here
 	 * may reschedule only if IRQs were on (preempt_schedule checks). */
-	raw_spin_unlock(l);
+	do_raw_spin_unlock(l);
 	local_irq_restore(flags);
 	preempt_enable();
 }
 #endif
 
-bool spin_is_locked(struct spinlock *l)
+bool raw_spin_is_locked(raw_spinlock_t *l)
 {
 	return READ_ONCE(l->next) != READ_ONCE(l->serving);
 }

@@ -17,9 +17,9 @@
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
 
-static DEFINE_SPINLOCK(lockdep_test_a);
-static DEFINE_SPINLOCK(lockdep_test_b);
-static DEFINE_SPINLOCK(lockdep_test_irq);
+static DEFINE_RAW_SPINLOCK(lockdep_test_a);
+static DEFINE_RAW_SPINLOCK(lockdep_test_b);
+static DEFINE_RAW_SPINLOCK(lockdep_test_irq);
 
 static char out[8192];
 static struct printk_capture cap;
@@ -35,18 +35,18 @@ static void capture(void)
 
 static __attribute__((noipa)) void take_a_then_b(void)
 {
-	spin_lock(&lockdep_test_a);
-	spin_lock(&lockdep_test_b);
-	spin_unlock(&lockdep_test_b);
-	spin_unlock(&lockdep_test_a);
+	raw_spin_lock(&lockdep_test_a);
+	raw_spin_lock(&lockdep_test_b);
+	raw_spin_unlock(&lockdep_test_b);
+	raw_spin_unlock(&lockdep_test_a);
 }
 
 static __attribute__((noipa)) void take_b_then_a(void)
 {
-	spin_lock(&lockdep_test_b);
-	spin_lock(&lockdep_test_a);
-	spin_unlock(&lockdep_test_a);
-	spin_unlock(&lockdep_test_b);
+	raw_spin_lock(&lockdep_test_b);
+	raw_spin_lock(&lockdep_test_a);
+	raw_spin_unlock(&lockdep_test_a);
+	raw_spin_unlock(&lockdep_test_b);
 }
 
 /* A then B records A -> B; B then A would add B -> A, and A reaches B:
@@ -96,15 +96,15 @@ static volatile int irq_took_lock;
 static void take_in_hardirq(struct hrtimer *h)
 {
 	(void)h;
-	spin_lock(&lockdep_test_irq);
-	spin_unlock(&lockdep_test_irq);
+	raw_spin_lock(&lockdep_test_irq);
+	raw_spin_unlock(&lockdep_test_irq);
 	irq_took_lock = 1;
 }
 
 static __attribute__((noipa)) void take_with_irqs_on(void)
 {
-	spin_lock(&lockdep_test_irq);
-	spin_unlock(&lockdep_test_irq);
+	raw_spin_lock(&lockdep_test_irq);
+	raw_spin_unlock(&lockdep_test_irq);
 }
 
 /* An hrtimer on this CPU takes the lock in hardirq context ({IN-HARDIRQ-W});
@@ -164,6 +164,7 @@ static void no_other_reports(struct ktest *t)
 	KT_EXPECT_EQ(t, held, 0);
 	KT_EXPECT_EQ(t, lockdep_circular_reports, own_circular);
 	KT_EXPECT_EQ(t, lockdep_irq_reports, own_irq);
+	KT_EXPECT_EQ(t, lockdep_wait_reports, 0);
 }
 #else
 static void lockdep_off(struct ktest *t)

@@ -1,0 +1,62 @@
+/* Threaded interrupt handlers: kernel/irq/irq_thread.h says what and why. */
+#include "kernel/irq/irq_thread.h"
+#include "kernel/cmdline.h"
+#include "kernel/printk.h"
+#include "lib/format.h"
+#include "lib/string.h"
+#include "sched/sched.h"
+#include "uapi/errno.h"
+
+bool force_irqthreads = PREEMPT_RT;
+
+/* threadirqs (a bare word, as on Linux; threadirqs=0 turns it off, except
+ * on PREEMPT_RT, where threading is not optional). */
+static int set_threadirqs(const char *v)
+{
+	if (!*v || !strcmp(v, "1") || !strcmp(v, "on"))
+		force_irqthreads = true;
+	else if (!strcmp(v, "0") || !strcmp(v, "off"))
+		force_irqthreads = PREEMPT_RT;
+	else
+		return -1;
+	return 0;
+}
+early_param(threadirqs, set_threadirqs, force_irqthreads, "nothing, on or off",
+	    "off (on with PREEMPT_RT)");
+
+static void irq_thread_fn(void *arg)
+{
+	struct irq_thread *it = arg;
+	for (;;) {
+		wait_event(&it->wq, READ_ONCE(it->pending));
+		__atomic_store_n(&it->pending, 0, __ATOMIC_SEQ_CST);
+		it->fn(it->arg);
+		it->runs++;
+	}
+}
+
+int irq_thread_start(struct irq_thread *it, u32 irq, const char *name,
+		     void (*fn)(void *arg), void *arg)
+{
+	if (it->t)
+		return 0;
+	char tname[THREAD_NAME_LEN];
+	snprintf(tname, sizeof(tname), "irq/%u-%s", irq, name);
+	it->fn = fn;
+	it->arg = arg;
+	it->pending = 0;
+	wait_queue_init(&it->wq);
+	struct thread *t = thread_create(irq_thread_fn, it, tname, IRQ_THREAD_PRIO, 0);
+	if (!t)
+		return -ENOMEM;
+	it->t = t;
+	pr_info("irq: IRQ %u's handler runs in thread %s (id %u), FIFO %d\n", irq, tname,
+		t->id, IRQ_THREAD_PRIO);
+	return 0;
+}
+
+void irq_thread_wake(struct irq_thread *it)
+{
+	__atomic_store_n(&it->pending, 1, __ATOMIC_SEQ_CST);
+	wake_up_one(&it->wq);
+}
