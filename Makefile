@@ -63,7 +63,7 @@ ifeq ($(filter $(PREEMPT_MODE),$(PREEMPT_MODES)),)
 $(error PREEMPT=$(PREEMPT) is not a preemption mode; choose one of: $(PREEMPT_MODES) rt)
 endif
 ifneq ($(filter off-full off-lazy,$(COUNT)-$(PREEMPT_MODE)),)
-$(error COUNT=off has no preempt count, so it cannot tell when $(PREEMPT) preemption is safe: use PREEMPT=none or PREEMPT=voluntary with COUNT=off, or another COUNT)
+$(error COUNT=off has no preempt count, so it cannot tell when $(PREEMPT_MODE) preemption is safe: use PREEMPT=none or PREEMPT=voluntary with COUNT=off, or another COUNT)
 endif
 ifeq ($(filter $(ACCEL),tcg kvm),)
 $(error ACCEL=$(ACCEL): choose tcg or kvm)

@@ -30,6 +30,12 @@
 #define HARDIRQ_SHIFT (SOFTIRQ_SHIFT + SOFTIRQ_BITS)
 #define NMI_SHIFT (HARDIRQ_SHIFT + HARDIRQ_BITS)
 
+/* PREEMPT_RT (make PREEMPT=rt): a spinlock_t section does not raise the
+ * count (kernel/locking/spinlock.h). 1 or 0, from the build. */
+#ifndef PREEMPT_RT
+#define PREEMPT_RT 0
+#endif
+
 #define __MASK(bits) ((1u << (bits)) - 1)
 #define PREEMPT_MASK (__MASK(PREEMPT_BITS) << PREEMPT_SHIFT)
 #define SOFTIRQ_MASK (__MASK(SOFTIRQ_BITS) << SOFTIRQ_SHIFT)

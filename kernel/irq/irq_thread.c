@@ -1,6 +1,7 @@
 /* Threaded interrupt handlers: kernel/irq/irq_thread.h says what and why. */
 #include "kernel/irq/irq_thread.h"
 #include "kernel/cmdline.h"
+#include "kernel/preempt.h"
 #include "kernel/printk.h"
 #include "lib/format.h"
 #include "lib/string.h"

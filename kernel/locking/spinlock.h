@@ -24,10 +24,7 @@
 #define FOLD_KERNEL_SPINLOCK_H
 
 #include "kernel/locking/raw_spinlock.h"
-
-#ifndef PREEMPT_RT
-#define PREEMPT_RT 0
-#endif
+#include "kernel/preempt.h" /* PREEMPT_RT */
 
 #if !PREEMPT_RT
 typedef struct spinlock {
