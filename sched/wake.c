@@ -56,10 +56,12 @@ static void check_preempt(struct rq *rq, struct thread *t, u32 cpu)
 }
 
 /* Wake t if it is in `state` (Linux's try_to_wake_up()). A thread asleep
- * on a spinlock_t (THREAD_RTLOCK_WAIT) keeps that sleep: a wake-up for
- * the state it saved turns the saved state RUNNING instead, so that the
- * wait it was preparing ends once it has the lock. */
-static bool try_to_wake_up(struct thread *t, int state)
+ * on a spinlock_t (THREAD_RTLOCK_WAIT, PREEMPT_RT only) keeps that sleep:
+ * a wake-up for the state it saved turns the saved state RUNNING instead,
+ * so that the wait it was preparing ends once it has the lock. Inline in
+ * its two callers, each with its state a constant: outside PREEMPT_RT,
+ * wake_up_thread() is the code it was before RT. */
+static __always_inline bool try_to_wake_up(struct thread *t, int state)
 {
 	u64 f = local_irq_save();
 	for (;;) {
@@ -70,7 +72,8 @@ static bool try_to_wake_up(struct thread *t, int state)
 			raw_spin_unlock(&rq->lock);
 			continue;
 		}
-		if (t->state == THREAD_RTLOCK_WAIT && state != THREAD_RTLOCK_WAIT) {
+		if (PREEMPT_RT && state != THREAD_RTLOCK_WAIT &&
+		    t->state == THREAD_RTLOCK_WAIT) {
 			bool woken = t->saved_state == state;
 			if (woken)
 				t->saved_state = THREAD_RUNNING;
