@@ -10,10 +10,11 @@
  * and spin_lock_irqsave() leaves IRQs on, as on Linux: the interrupt
  * handlers that could take such a lock run in threads there. Linux's
  * spin_lock() also calls migrate_disable(), so that per-CPU data stays
- * the holder's; fold moves a thread to another CPU only when an idle CPU
- * pulls it off a run queue (sched_pull_work()), and a lock holder that
- * was preempted is such a queued thread, so a spinlock_t section must not
- * rely on staying on its CPU: per-CPU data takes a local_lock_t.
+ * the holder's. fold has none: a thread moves when it wakes (select_cpu())
+ * and when an idle CPU pulls it off a run queue (sched_pull_work()), so a
+ * preempted holder may be pulled, and one that slept on another lock may
+ * wake elsewhere. A spinlock_t section must not rely on its CPU; per-CPU
+ * data stays under preempt_disable() or a raw lock.
  *
  * So a spinlock_t may be taken only where sleeping is allowed on RT: not
  * inside a raw_spinlock_t section, not with IRQs off, not from a hard
