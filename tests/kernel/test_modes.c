@@ -141,12 +141,15 @@ static void run_scenario(bool points)
 	}
 }
 
-/* One tick, plus room for the host under wall-clock TCG (less than the
- * loop's length after the deadline, so that "preempted at once" and
- * "waited for the loop's end" stay apart). */
-static u64 tick_bound(void)
+/* How late H may run in full and lazy: one tick, under icount. On the
+ * wall clock a loaded host can stall a vCPU for longer than any fixed
+ * bound (130 ms was seen beside a second QEMU), so there the check is
+ * where H ran, mid-loop, which is what the mode decides; the lateness is
+ * judged under icount only (the COUNT x PREEMPT rows). */
+static void check_late(struct ktest *t)
 {
-	return NSEC_PER_SEC / tick_hz + (clock_icount ? 0 : 100 * NSEC_PER_MSEC);
+	if (clock_icount)
+		KT_EXPECT_OP(t, sc.h_woke - sc.deadline, <, NSEC_PER_SEC / tick_hz);
 }
 
 static void report(struct ktest *t, const char *loop)
@@ -163,11 +166,11 @@ static void check_full(struct ktest *t)
 	run_scenario(false);
 	report(t, "without points");
 	KT_EXPECT_EQ(t, sc.h_state, L_RUN);          /* preempted mid-loop */
-	KT_EXPECT_OP(t, sc.h_woke - sc.deadline, <, tick_bound());
+	check_late(t);
 	run_scenario(true);
 	report(t, "with points");
 	KT_EXPECT(t, sc.h_state != L_DONE);
-	KT_EXPECT_OP(t, sc.h_woke - sc.deadline, <, tick_bound());
+	check_late(t);
 }
 
 static void check_voluntary(struct ktest *t)

