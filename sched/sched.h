@@ -25,7 +25,7 @@ struct thread *rq_curr(u32 cpu);
 void resched_curr(u32 cpu);             /* ask `cpu` to reschedule */
 void resched_curr_lazy(u32 cpu);        /* the same for a normal thread: lazy mode defers it */
 void scheduler_ipi(void);               /* the RESCHEDULE IPI's work */
-void preempt_schedule(void);            /* from preempt_enable(), via the thunk */
+/* preempt_schedule(), from preempt_enable(): arch/x86_64/preempt/thunk.h */
 void preempt_schedule_irq(void);        /* from the IRQ exit, IRQs off */
 void irqentry_exit_cond_resched(void);  /* the IRQ exit: full and lazy preempt */
 
@@ -36,7 +36,8 @@ void sched_init_ap(u32 cpu);            /* the AP itself: current = idle */
 bool wake_up_thread(struct thread *t);  /* false if it was not sleeping */
 /* PREEMPT_RT's spinlock_t sleep (kernel/locking/spinlock_rt.c, Linux's
  * names): wake a thread asleep on one; save the state before the sleep
- * and set THREAD_RTLOCK_WAIT; put it back once the lock is taken. */
+ * and set THREAD_RTLOCK_WAIT; put it back once the lock is taken (these
+ * two exist on RT alone). */
 bool wake_up_rtlock(struct thread *t);
 void current_save_and_set_rtlock_wait_state(void);
 void current_restore_rtlock_saved_state(void);

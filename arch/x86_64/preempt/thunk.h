@@ -11,14 +11,17 @@
 register unsigned long current_stack_pointer __asm__("rsp");
 #define ASM_CALL_CONSTRAINT "+r"(current_stack_pointer)
 
+/* The scheduler's side of preempt_enable()'s slow path (sched/core.c),
+ * behind the thunk or, with PREEMPT_ENABLE_CALL=c, called directly. */
+void preempt_schedule(void);
+
 #if PREEMPT_ENABLE_CALL_C
 /* PREEMPT_ENABLE_CALL=c (make experiments, E5): a plain C call, what a
  * kernel without the thunk writes. The compiler must then treat every
  * caller-clobbered register as lost across the call and every caller as
  * a non-leaf: the code generation Linus warned about (LWN, "Optimizing
- * preemption", 2013-08-14). preempt_schedule() (sched/core.c, declared
- * in sched/sched.h) then asks the mode itself, as no patch site does. */
-void preempt_schedule(void);
+ * preemption", 2013-08-14). preempt_schedule() then asks the mode
+ * itself, as no patch site does. */
 static __always_inline void __preempt_schedule(void)
 {
 	preempt_schedule();
