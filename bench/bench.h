@@ -82,7 +82,7 @@ struct bench_opt {
 #define BENCH_USAGE_NUM(key, min, max) { #key, NULL, min, max, NULL, 0 },
 #define BENCH_USAGE_WORDS(key, words) { #key, NULL, 0, 0, words, ARRAY_SIZE(words) },
 /* bench latency's load= words, in the order of its LOAD_* values. */
-extern const char *const bench_latency_loads[4];
+extern const char *const bench_latency_loads[5];
 
 /* The benchmarks: X(name, its options list, what it measures). The shell's
  * bench command and its help are made from this list: bench_<name> runs

@@ -18,6 +18,10 @@
  *             (the first just 100 ns), so that the worst case, a wake-up
  *             just after the lock was taken, is measured every 16 wake-ups
  *             instead of left to chance
+ *   local     the same with a local_lock_t (kernel/locking/local_lock.h):
+ *             its CPU's section of per-CPU data, whose lock is
+ *             preempt_disable() outside PREEMPT_RT and a per-CPU
+ *             sleeping lock (with migrate_disable()) on it
  * Output: cyclictest's own report, byte for byte as rt-tests 2.4 prints
  * it (bench/cyclictest_out.c): its T: lines, and with histogram=N
  * its histogram block (N one-microsecond buckets); nsecs=1 is its -N
@@ -31,6 +35,7 @@
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/locking/local_lock.h"
 #include "kernel/percpu.h"
 #include "kernel/time/time.h"
 #include "mm/mm.h"
@@ -42,8 +47,8 @@
 #include "lib/string.h"
 #include "lib/format.h"
 
-enum { LOAD_NONE, LOAD_HOG, LOAD_PINGPONG, LOAD_LOCK };
-const char *const bench_latency_loads[4] = { "none", "hog", "pingpong", "lock" }; /* LOAD_* */
+enum { LOAD_NONE, LOAD_HOG, LOAD_PINGPONG, LOAD_LOCK, LOAD_LOCAL };
+const char *const bench_latency_loads[5] = { "none", "hog", "pingpong", "lock", "local" }; /* LOAD_* */
 
 struct measurer {
 	u64 interval_ns, loops;
@@ -97,13 +102,21 @@ static void pingpong_thread(void *arg)
 	complete(&p->peer->pong);
 }
 
-/* load=lock: one per CPU, each thread its own lock. */
+/* load=lock: one per CPU, each thread its own lock. load=local: the
+ * same, each thread in its CPU's section of latency_pcp. */
 struct lock_load {
 	spinlock_t lock;
+	bool local;            /* load=local */
 	u64 section_ns;
 	u64 sections;
 	struct measurer *m;    /* the FIFO thread of its CPU */
 };
+
+/* load=local's per-CPU data: what each CPU's section counts. */
+static struct latency_pcp {
+	local_lock_t lock;
+	u64 sections;
+} latency_pcp[MAX_CPUS];
 
 static void spin_until(u64 end)
 {
@@ -125,9 +138,16 @@ static void lock_thread(void *arg)
 		while (d - lead < ktime_get_ns() + NSEC_PER_USEC)
 			d += m->interval_ns; /* too near: the one after */
 		spin_until(d - lead);
-		spin_lock(&l->lock);
-		spin_until(ktime_get_ns() + l->section_ns);
-		spin_unlock(&l->lock);
+		if (l->local) {
+			local_lock(latency_pcp, lock);
+			spin_until(ktime_get_ns() + l->section_ns);
+			this_cpu_local(latency_pcp)->sections++;
+			local_unlock(latency_pcp, lock);
+		} else {
+			spin_lock(&l->lock);
+			spin_until(ktime_get_ns() + l->section_ns);
+			spin_unlock(&l->lock);
+		}
 		l->sections++;
 	}
 }
@@ -173,11 +193,14 @@ int bench_latency(int argc, char **argv)
 	if (load == LOAD_HOG)
 		console_printf("  hog: might_resched() every %llu iterations, cond_resched() every %llu\n",
 			       (unsigned long long)hog_points, (unsigned long long)hog_run);
-	if (load == LOAD_LOCK)
-		console_printf("  lock: a spinlock_t section of %llu us, again and again, on every CPU (%s)\n",
+	if (load == LOAD_LOCK || load == LOAD_LOCAL)
+		console_printf("  %s: a %s section of %llu us, again and again, on every CPU (%s)\n",
+			       bench_latency_loads[load], load == LOAD_LOCK ? "spinlock_t" : "local_lock_t",
 			       (unsigned long long)section_us,
 			       PREEMPT_RT ? "PREEMPT_RT: the holder can be preempted"
 					  : "not RT: the section holds preemption off");
+	if (load == LOAD_LOCAL)
+		local_lock_init_all(latency_pcp, lock, "latency_pcp");
 
 	for (u32 c = 0; c < n; c++) {
 		m[c].interval_ns = interval * NSEC_PER_USEC;
@@ -212,8 +235,9 @@ int bench_latency(int argc, char **argv)
 						       1UL << ((c + 1) % n));
 			nload += loaders[nload] != NULL;
 			missing |= nload != 2 * (c + 1);
-		} else if (load == LOAD_LOCK) {
+		} else if (load == LOAD_LOCK || load == LOAD_LOCAL) {
 			spin_lock_init(&ll[c].lock, "bench_latency_lock");
+			ll[c].local = load == LOAD_LOCAL;
 			ll[c].section_ns = section_us * NSEC_PER_USEC;
 			ll[c].m = &m[c];
 			loaders[nload] = thread_create(lock_thread, &ll[c], "locker", PRIO_NORMAL, 1UL << c);

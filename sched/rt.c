@@ -17,6 +17,7 @@
 #include "kernel/percpu.h"
 #include "arch/x86_64/cpu.h"
 #include "kernel/locking/rtmutex.h"
+#include "kernel/trace/trace.h"
 #include "uapi/errno.h"
 
 #define RT_RUNTIME_PERMILLE 950
@@ -71,6 +72,10 @@ void rt_mutex_setprio(struct thread *t, int prio)
 	struct rq *rq = lock_task_rq(t);
 	u32 cpu = (u32)t->cpu;
 	int old = t->prio;
+	/* Linux's event, for every change of the effective priority made
+	 * here: a boost, its end, and sched_setscheduler()'s. */
+	if (prio != old)
+		trace_event(sched_pi_setprio, t, prio);
 	/* On a run queue's list: runnable, and not the one running. */
 	bool queued = t->on_rq && rq->curr != t && READ_ONCE(t->state) == THREAD_RUNNING;
 	if (queued)

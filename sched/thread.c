@@ -3,6 +3,7 @@
 #include "sched/sched.h"
 #include "sched/wait.h"
 #include "sched/rq.h"
+#include "sched/migrate.h"
 #include "arch/x86_64/entry/switch.h"
 #include "kernel/preempt.h"
 #include "kernel/locking/spinlock.h"
@@ -148,6 +149,11 @@ __noreturn void thread_exit(void)
 			   self->id, self->name, preempt_count(), irqs_disabled() ? "off" : "on");
 		preempt_count_sub(preempt_count());
 		local_irq_enable();
+	}
+	if (unlikely(is_migration_disabled(self))) {
+		report_bug("migrate_disable() leak on exit of thread %u (%s): %u",
+			   self->id, self->name, self->migration_disabled);
+		self->migration_disabled = 0;
 	}
 	/* Dead with preemption off, as Linux's do_task_dead(): preempted
 	 * here, a dead thread would go back on its run queue (a preempted

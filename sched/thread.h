@@ -59,6 +59,9 @@ struct thread {
 	struct mm *mm;             /* its address space; NULL: a kernel thread */
 	struct process *proc;      /* the process it belongs to, or NULL */
 	u64 utime, stime;          /* ticks spent in user and in kernel mode */
+	/* migrate_disable()'s count, PREEMPT_RT only (sched/migrate.h):
+	 * written by the thread itself, read by whoever would move it. */
+	u32 migration_disabled;
 };
 
 /* The register frame at the top of every kernel stack: where an entry

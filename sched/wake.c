@@ -2,6 +2,7 @@
  * CPU a woken thread goes to, whether it preempts what runs there, the
  * tick's round-robin, idle pulling, and each CPU's run queue at boot. */
 #include "sched/rq.h"
+#include "sched/migrate.h"
 #include "kernel/entry/common.h"
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
@@ -22,6 +23,9 @@ static u32 select_cpu(struct thread *t)
 {
 	u64 allowed = t->allowed_cpus & cpu_online_mask();
 	u32 prev = (u32)t->cpu;
+	/* In a migrate_disable() section (PREEMPT_RT): where it slept. */
+	if (is_migration_disabled(t))
+		return prev;
 	if (!allowed)
 		return prev;
 	/* One CPU to choose from (pinned, or one online): that one, without
@@ -126,6 +130,7 @@ bool wake_up_rtlock(struct thread *t)
 #endif
 }
 
+#if PREEMPT_RT /* kernel/locking/spinlock_rt.c's, compiled on RT alone */
 /* The current thread's state changes under its run-queue lock, as a
  * waker's test does. */
 static void set_current_state_locked(int state, bool save)
@@ -154,6 +159,7 @@ void current_restore_rtlock_saved_state(void)
 {
 	set_current_state_locked(THREAD_RUNNING, false);
 }
+#endif
 
 /* From the tick, in hardirq context: the round-robin time slice. */
 void scheduler_tick(void)
@@ -199,7 +205,8 @@ void scheduler_tick(void)
 	raw_spin_unlock(&rq->lock);
 }
 
-/* An idle CPU takes a queued thread from a busy one. Locks in CPU order. */
+/* An idle CPU takes a queued thread from a busy one, except one in a
+ * migrate_disable() section. Locks in CPU order. */
 void sched_pull_work(void)
 {
 	u32 self = raw_smp_processor_id();
@@ -212,10 +219,10 @@ void sched_pull_work(void)
 		raw_spin_lock(&b->lock);
 		struct thread *it, *found = NULL;
 		list_for_each_entry(it, &rqs[c].fifo, rq_node)
-			if (!found && (it->allowed_cpus & (1UL << self)))
+			if (!found && (it->allowed_cpus & (1UL << self)) && !is_migration_disabled(it))
 				found = it;
 		list_for_each_entry(it, &rqs[c].normal, rq_node)
-			if (!found && (it->allowed_cpus & (1UL << self)))
+			if (!found && (it->allowed_cpus & (1UL << self)) && !is_migration_disabled(it))
 				found = it;
 		if (found) {
 			dequeue(&rqs[c], found);

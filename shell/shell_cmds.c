@@ -43,16 +43,20 @@ static int cmd_cpus(int argc, char **argv)
 	(void)argv;
 	if (too_many("cpus", argc, 1))
 		return -1;
-	console_printf("%u CPUs online, %s, HZ %u, count model %s, mode %s\n", nr_cpus_online,
-		       irq_controller_name(), tick_hz, preempt_model_name(), preempt_mode_name(preempt_mode));
-	console_printf("CPU APIC  TICKS      CURRENT            PREEMPT COUNT\n");
+	console_printf("%u CPUs online, %s, HZ %u, count model %s, mode %s%s\n", nr_cpus_online,
+		       irq_controller_name(), tick_hz, preempt_model_name(), preempt_mode_name(preempt_mode),
+		       PREEMPT_RT ? ", PREEMPT_RT" : "");
+	console_printf("CPU APIC  TICKS      CURRENT          PRIO PREEMPT COUNT\n");
 	for_each_online_cpu(c) {
 		char cnt[160];
 		struct thread *t = rq_curr(c);
 		u32 raw = preempt_count_raw_of(c, t->stack_top); /* ti: on its stack */
 		preempt_count_describe(cnt, sizeof(cnt), raw, t->flags);
-		console_printf("%3u %4u %8llu %4u %-12s %s\n", c, per_cpu(apic_id, c),
-			       (unsigned long long)tick_count(c), t->id, t->name, cnt);
+		/* '+': a priority-inheritance boost, as ps marks it. An
+		 * interrupt thread running shows as irq/N-NAME at its prio. */
+		console_printf("%3u %4u %8llu %4u %-12s %3d%c %s\n", c, per_cpu(apic_id, c),
+			       (unsigned long long)tick_count(c), t->id, t->name, t->prio,
+			       t->prio > t->normal_prio ? '+' : ' ', cnt);
 	}
 	return 0;
 }

@@ -5,7 +5,8 @@
  * trace-cmd `trace.dat` (format version 6, trace-cmd.dat.v6(5)), so
  * `trace-cmd report` and KernelShark read fold's events under Linux's
  * event names and fields (sched:sched_switch, sched:sched_wakeup,
- * irq:irq_handler_entry/exit, raw_syscalls:sys_enter/exit) plus fold's
+ * sched:sched_pi_setprio, irq:irq_handler_entry/exit,
+ * raw_syscalls:sys_enter/exit) plus fold's
  * own (fold:resched_ipi, fold:preempt_irq, fold:preempt_enable,
  * fold:preempt_mode).
  *
@@ -36,7 +37,8 @@ struct pt_regs;
 	X(TRACE_PREEMPT_ENABLE, fold, preempt_enable) \
 	X(TRACE_PREEMPT_MODE, fold, preempt_mode) \
 	X(TRACE_SYS_ENTER, raw_syscalls, sys_enter) \
-	X(TRACE_SYS_EXIT, raw_syscalls, sys_exit)
+	X(TRACE_SYS_EXIT, raw_syscalls, sys_exit) \
+	X(TRACE_SCHED_PI_SETPRIO, sched, sched_pi_setprio)
 
 #define TRACE_ENUM(id, sys, name) id,
 enum trace_type { TRACE_NONE, TRACE_EVENTS(TRACE_ENUM) NR_TRACE_TYPES };
@@ -99,4 +101,5 @@ void __trace_preempt_enable(void);
 void __trace_preempt_mode(int old_mode, int new_mode);
 void __trace_sys_enter(u64 nr, const struct pt_regs *regs);
 void __trace_sys_exit(u64 nr, long ret);
+void __trace_sched_pi_setprio(const struct thread *t, int new_prio);
 #endif

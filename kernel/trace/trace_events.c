@@ -9,6 +9,7 @@
  *   preempt_irq, preempt_enable   the switch's reason; current is the victim
  *   preempt_mode   old mode, new mode
  *   sys_enter      nr, the first three arguments;  sys_exit  nr, return value
+ *   sched_pi_setprio  pid, old prio, new prio (a PI boost, or its end)
  * The priorities are Linux's prio as the sched events show it: 120 for a
  * normal (nice 0) thread and the idle threads, 99 - p for SCHED_FIFO p.
  * The states are Linux's TASK_REPORT bits (include/linux/sched.h):
@@ -24,11 +25,16 @@
 #define TASK_REPORT_S 0x01
 #define TASK_REPORT_Z 0x20
 
+static u32 linux_prio_of(int prio)
+{
+	if (prio > 0)
+		return (u32)(LINUX_MAX_RT_PRIO - 1 - prio);
+	return LINUX_PRIO_NORMAL;
+}
+
 static u32 linux_prio(const struct thread *t)
 {
-	if (t->prio > 0)
-		return (u32)(LINUX_MAX_RT_PRIO - 1 - t->prio);
-	return LINUX_PRIO_NORMAL;
+	return linux_prio_of(t->prio);
 }
 
 static u64 linux_state(const struct thread *t)
@@ -95,4 +101,11 @@ void __trace_sys_enter(u64 nr, const struct pt_regs *regs)
 void __trace_sys_exit(u64 nr, long ret)
 {
 	trace_record(TRACE_SYS_EXIT, nr, (u64)ret, 0, 0);
+}
+
+void __trace_sched_pi_setprio(const struct thread *t, int new_prio)
+{
+	trace_save_comm(t);
+	trace_record(TRACE_SCHED_PI_SETPRIO, trace_pid(t), linux_prio(t),
+		     linux_prio_of(new_prio), 0);
 }

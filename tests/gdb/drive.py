@@ -182,6 +182,15 @@ def run():
     raw("folds", f"percpu_area[{cpu}].stats.folds")
     cmd("fold-cpus")
     cmd(f'print $fold_percpu("stats.folds", {cpu})')
+
+    # Priority inheritance along a chain: the rt suite's pi_chain calls
+    # rt_mutex_check_pi() once three owners are boosted to its FIFO 30
+    # waiter's priority, every one of them asleep on the next lock.
+    mark("STOP pi")
+    cmd("delete")
+    cmd("tbreak rt_mutex_check_pi")
+    cmd("continue")
+    cmd("fold-ps")
     mark("END")
 
 

@@ -158,7 +158,7 @@ static void help_lists_bench_options(struct ktest *t)
 {
 	KT_EXPECT_EQ(t, run("help"), 0);
 	KT_EXPECT_STR_CONTAINS(t, out, "bench latency    [interval=50-1000000 loops=10-100000 "
-				       "load=none|hog|pingpong|lock hog_points=1-100000000");
+				       "load=none|hog|pingpong|lock|local hog_points=1-100000000");
 	KT_EXPECT_STR_CONTAINS(t, out, "bench preempt    [iters=1000-100000000 irq_iters=100-10000000]");
 	KT_EXPECT_STR_CONTAINS(t, out, "bench throughput [ops=1000-100000000 W=0-100000 p=1-64 ");
 	KT_EXPECT_STR_CONTAINS(t, out, "bench race       [rounds=10-10000000]");

@@ -2,7 +2,8 @@
 #
 #   fold-cpus                 every vCPU: CPU number, APIC ID, current thread,
 #                             the preempt count decoded, a pending fold
-#   fold-ps                   every thread: id, name, state, prio, CPU, switches
+#   fold-ps                   every thread: id, name, state, prio (+: a PI
+#                             boost), CPU, switches, the rt_mutex it waits on
 #   fold-rq [CPU]             the run queues (sched/core.c's struct rq)
 #   fold-percpu VAR [CPU|all] percpu_area[CPU].VAR (VAR may be stats.folds)
 #   fold-dmesg [N]            the kernel log ring buffer (last N lines)
@@ -428,9 +429,14 @@ Usage: fold-ps
 
 Walks boot_thread and then sched/thread.c's all_threads list (through
 thread.all_node), which holds every other thread, idle threads included.
-STATE is enum thread_state (running = on a CPU or a run queue). A * marks
-a thread that is some CPU's current thread. FLAGS: N = TIF_NEED_RESCHED,
-L = TIF_NEED_RESCHED_LAZY, P = TIF_POLLING_NRFLAG, C = on_cpu (switched in, switch-out not done)."""
+STATE is enum thread_state (running = on a CPU or a run queue; rtlock_wait =
+asleep on a PREEMPT_RT spinlock_t). A * marks a thread that is some CPU's
+current thread. A + after PRIO marks a priority-inheritance boost (prio
+above normal_prio). FLAGS: N = TIF_NEED_RESCHED, L = TIF_NEED_RESCHED_LAZY,
+P = TIF_POLLING_NRFLAG, C = on_cpu (switched in, switch-out not done).
+Last, for a thread asleep on an rt_mutex (pi_blocked_on): "waits on" the
+lock's name and its owner, as the shell's ps shows them. The interrupt
+threads are the ones named irq/N-NAME."""
 
     def __init__(self):
         super().__init__("fold-ps", gdb.COMMAND_USER)
@@ -456,9 +462,27 @@ L = TIF_NEED_RESCHED_LAZY, P = TIF_POLLING_NRFLAG, C = on_cpu (switched in, swit
             if int(t["on_cpu"]):
                 f += "C"
             mark = "*" if int(t) in current else " "
+            boost = "+" if int(t["prio"]) > int(t["normal_prio"]) else " "
             print(f"{mark}{int(t['id']):>4}  {thread_name(t):<16} "
                   f"{state_name(t['state'].cast(_type('enum thread_state'))):<9}"
-                  f"{int(t['prio']):>5}{int(t['cpu']):>5}{int(t['nr_switches']):>10}  {f}")
+                  f"{int(t['prio']):>5}{boost}{int(t['cpu']):>4}{int(t['nr_switches']):>10}  {f}"
+                  f"{waits_on(t)}")
+
+
+def waits_on(t):
+    """'  waits on NAME (owner LABEL)' for a thread asleep on an rt_mutex,
+    else ''. The owner word's bit 0 marks waiters (rtmutex.h)."""
+    w = t["pi_blocked_on"]
+    if int(w) == 0:
+        return ""
+    m = w["lock"]
+    try:
+        name = m["name"].string() if int(m["name"]) else "?"
+    except (gdb.error, gdb.MemoryError, UnicodeDecodeError):
+        name = "?"
+    owner = int(m["owner"]) & ~1
+    label = thread_label(gdb.Value(owner).cast(t.type)) if owner else "(none)"
+    return f"  waits on {name} (owner {label})"
 
 
 def rq_of(cpu):

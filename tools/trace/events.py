@@ -3,8 +3,9 @@ per event (the text of /sys/kernel/tracing/events/SYSTEM/NAME/format),
 and the binary record each fold record becomes.
 
 The layouts and print formats of sched_switch, sched_wakeup,
-irq_handler_entry/exit and raw_syscalls sys_enter/exit are Linux's
-(include/trace/events/sched.h, irq.h, syscalls.h; Linux 6.x on x86-64),
+sched_pi_setprio, irq_handler_entry/exit and raw_syscalls sys_enter/exit
+are Linux's (include/trace/events/sched.h, irq.h, syscalls.h; Linux 6.x
+on x86-64),
 so trace-cmd's and KernelShark's own handling of them (the sched_switch
 plugin, the task plots) applies. The fold system's events are fold's.
 
@@ -84,6 +85,12 @@ def sched_wakeup(rec, ctx):
         "<iii", s32(pid, "pid"), s32(prio, "prio"), s32(target, "target_cpu"))
 
 
+def sched_pi_setprio(rec, ctx):
+    pid, old, new, _ = rec.arg
+    return comm_bytes(ctx.comm(pid, rec.cpu)) + struct.pack(
+        "<iii", s32(pid, "pid"), s32(old, "oldprio"), s32(new, "newprio"))
+
+
 def irq_entry(rec, ctx):
     vector = rec.arg[0]
     name = ctx.irq_name(vector).encode("ascii", "replace") + b"\0"
@@ -141,6 +148,11 @@ def catalogue(mode_names: list[str]) -> dict[str, Event]:
                ("int target_cpu", 4, 1)],
               '"comm=%s pid=%d prio=%d target_cpu=%03d", REC->comm, REC->pid, REC->prio, '
               'REC->target_cpu', sched_wakeup),
+        Event("sched", "sched_pi_setprio",
+              [("char comm[16]", 16, 0), ("pid_t pid", 4, 1), ("int oldprio", 4, 1),
+               ("int newprio", 4, 1)],
+              '"comm=%s pid=%d oldprio=%d newprio=%d", REC->comm, REC->pid, '
+              'REC->oldprio, REC->newprio', sched_pi_setprio),
         Event("irq", "irq_handler_entry",
               [("int irq", 4, 1), ("__data_loc char[] name", 4, 0)],
               '"irq=%d name=%s", REC->irq, __get_str(name)', irq_entry),

@@ -636,7 +636,7 @@ def test_user_plan(c):
     for benches, loads, why in (
             (["userlat"], ["pingpong"], "load 'pingpong': expected none, hog "
              "(userlat: none, hog)"),
-            (all6, ["sideways"], "latency: none, hog, pingpong, lock; userlat: "
+            (all6, ["sideways"], "latency: none, hog, pingpong, lock, local; userlat: "
              "none, hog")):
         try:
             rb.make_plan(benches, loads, 0, "", True, TEST_KERNEL)
