@@ -81,7 +81,9 @@ struct bench_opt {
 /* The same lists as a table without values, for help (bench_usage). */
 #define BENCH_USAGE_NUM(key, min, max) { #key, NULL, min, max, NULL, 0 },
 #define BENCH_USAGE_WORDS(key, words) { #key, NULL, 0, 0, words, ARRAY_SIZE(words) },
-/* bench latency's load= words, in the order of its LOAD_* values. */
+/* bench latency's load= words, in the order of its LOAD_* values: the
+ * one list, for bench_latency.c and the shell fuzzer's copy of the array. */
+#define BENCH_LATENCY_LOAD_WORDS { "none", "hog", "pingpong", "lock", "local" }
 extern const char *const bench_latency_loads[5];
 
 /* The benchmarks: X(name, its options list, what it measures). The shell's

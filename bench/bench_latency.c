@@ -48,7 +48,7 @@
 #include "lib/format.h"
 
 enum { LOAD_NONE, LOAD_HOG, LOAD_PINGPONG, LOAD_LOCK, LOAD_LOCAL };
-const char *const bench_latency_loads[5] = { "none", "hog", "pingpong", "lock", "local" }; /* LOAD_* */
+const char *const bench_latency_loads[5] = BENCH_LATENCY_LOAD_WORDS; /* LOAD_* */
 
 struct measurer {
 	u64 interval_ns, loops;

@@ -20,7 +20,7 @@
 
 /* The words of bench latency's and userlat's load=, as in
  * bench/bench_latency.c and bench_user.c (not linked here). */
-const char *const bench_latency_loads[4] = { "none", "hog", "pingpong", "lock" };
+const char *const bench_latency_loads[5] = BENCH_LATENCY_LOAD_WORDS;
 const char *const bench_userlat_loads[2] = { "none", "hog" };
 /* torture's inject= words, as in tests/torture/torture_run.c (not linked here). */
 const char *const torture_inject_names[NR_TORTURE_INJECT] = { "none", "lost", "leak" };
