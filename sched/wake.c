@@ -205,8 +205,14 @@ void scheduler_tick(void)
 	raw_spin_unlock(&rq->lock);
 }
 
-/* An idle CPU takes a queued thread from a busy one, except one in a
- * migrate_disable() section. Locks in CPU order. */
+/* May an idle cpu take queued thread t? If t may run there and is not in
+ * a migrate_disable() section. */
+static bool may_pull(const struct thread *t, u32 cpu)
+{
+	return (t->allowed_cpus & (1UL << cpu)) && !is_migration_disabled(t);
+}
+
+/* An idle CPU takes a queued thread from a busy one. Locks in CPU order. */
 void sched_pull_work(void)
 {
 	u32 self = raw_smp_processor_id();
@@ -219,10 +225,10 @@ void sched_pull_work(void)
 		raw_spin_lock(&b->lock);
 		struct thread *it, *found = NULL;
 		list_for_each_entry(it, &rqs[c].fifo, rq_node)
-			if (!found && (it->allowed_cpus & (1UL << self)) && !is_migration_disabled(it))
+			if (!found && may_pull(it, self))
 				found = it;
 		list_for_each_entry(it, &rqs[c].normal, rq_node)
-			if (!found && (it->allowed_cpus & (1UL << self)) && !is_migration_disabled(it))
+			if (!found && may_pull(it, self))
 				found = it;
 		if (found) {
 			dequeue(&rqs[c], found);

@@ -8,13 +8,10 @@
  * sleeps, the holder can be preempted, and an owner inherits the priority
  * of the threads it blocks. spin_lock() leaves the preempt count alone,
  * and spin_lock_irqsave() leaves IRQs on, as on Linux: the interrupt
- * handlers that could take such a lock run in threads there. Linux's
- * spin_lock() also calls migrate_disable(), so that per-CPU data stays
- * the holder's. fold has none: a thread moves when it wakes (select_cpu())
- * and when an idle CPU pulls it off a run queue (sched_pull_work()), so a
- * preempted holder may be pulled, and one that slept on another lock may
- * wake elsewhere. A spinlock_t section must not rely on its CPU; per-CPU
- * data stays under preempt_disable() or a raw lock.
+ * handlers that could take such a lock run in threads there. Instead,
+ * as Linux's, spin_lock() calls migrate_disable() once it has the lock
+ * (sched/migrate.h): a preempted holder stays on its CPU. A section of
+ * per-CPU data takes a local_lock_t (kernel/locking/local_lock.h).
  *
  * So a spinlock_t may be taken only where sleeping is allowed on RT: not
  * inside a raw_spinlock_t section, not with IRQs off, not from a hard
