@@ -76,19 +76,19 @@ static __always_inline bool try_to_wake_up(struct thread *t, int state)
 			raw_spin_unlock(&rq->lock);
 			continue;
 		}
-		if (PREEMPT_RT && state != THREAD_RTLOCK_WAIT &&
-		    t->state == THREAD_RTLOCK_WAIT) {
-			bool woken = t->saved_state == state;
+		if (t->state != state) {
+			/* A wake-up for the state an rtlock wait saved goes to
+			 * the saved state, whatever the state is now: it is
+			 * RUNNING from wake_up_rtlock() until the lock is taken
+			 * and current_restore_rtlock_saved_state() puts the
+			 * saved state back (Linux's ttwu_state_match()). */
+			bool woken = PREEMPT_RT && state != THREAD_RTLOCK_WAIT &&
+				     t->saved_state == state;
 			if (woken)
 				t->saved_state = THREAD_RUNNING;
 			raw_spin_unlock(&rq->lock);
 			local_irq_restore(f);
 			return woken;
-		}
-		if (t->state != state) {
-			raw_spin_unlock(&rq->lock);
-			local_irq_restore(f);
-			return false;
 		}
 		__atomic_store_n(&t->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
 		if (t->on_rq) {
