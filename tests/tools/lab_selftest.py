@@ -16,7 +16,7 @@ if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))))
 
-from tools.lab import checks  # noqa: E402
+from tools.lab import checks, heldout  # noqa: E402
 from tools.lib import ROOT  # noqa: E402
 from tools.lib import lab as labmod  # noqa: E402
 from tools.lib import labgrade  # noqa: E402
@@ -278,9 +278,74 @@ def test_tree(tmp) -> list[str]:
     return problems
 
 
+HELD_C = """#include "tests/labs/lab.h"
+static void one(struct ktest *t) { (void)t; }
+static void two(struct ktest *t) { (void)t; }
+LAB_SUITE(lab_l3_extra, KTEST_CASE_TIMED(one, 50), KTEST_CASE(two));
+"""
+HELD_RUBRIC = "case L3 one 2 suite=lab_l3_extra\ncase L3 two 1 suite=lab_l3_extra visibility=hidden\n"
+
+
+def test_heldout(tmp) -> list[str]:
+    """make grade GRADE_EXTRA=dir: a good folder, the example, and each
+    mistake a folder can make, with the message that names it."""
+    labs = labmod.load_rubric(ROOT)
+    problems = []
+
+    def folder(name, rubric=HELD_RUBRIC, files=None):
+        d = os.path.join(tmp, name)
+        os.makedirs(d)
+        if rubric is not None:
+            with open(os.path.join(d, "rubric"), "w") as f:
+                f.write(rubric)
+        for n, text in (files if files is not None else {"extra.c": HELD_C}).items():
+            with open(os.path.join(d, n), "w") as f:
+                f.write(text)
+        return d
+    good = heldout.load(folder("good"), labs, ROOT)
+    merged = heldout.merged(labs, good)["L3"]
+    got = [(c.name, c.points, c.suite, c.visibility, c.held_out) for c in merged.cases[-2:]]
+    if got != [("one", 2, "lab_l3_extra", heldout.VISIBILITY, True),
+               ("two", 1, "lab_l3_extra", "hidden", True)] \
+            or heldout.suites_of(merged) != ["lab_l3", "lab_l3_extra"] \
+            or list(good.files) != [f"{heldout.DEST}/extra.c"] or len(labs["L3"].cases) != 4:
+        problems.append(f"a good folder: {got}, {heldout.suites_of(merged)}, {good.files}")
+    example = heldout.load(os.path.join(ROOT, "tests", "labs", "held-out-example"), labs, ROOT)
+    if [c.name for c in example.cases.get("L3", [])] != ["request_from_the_other_cpu"]:
+        problems.append(f"the example folder: {example.cases}")
+    bad = [("missing", None, "no such folder"),
+           ("no-rubric", folder("no-rubric", rubric=None), "no rubric"),
+           ("bad-line", folder("bad-line", "case L3 one two suite=lab_l3_extra\n"),
+            "rubric:1: expected: case LN NAME POINTS"),
+           ("bad-word", folder("bad-word", "case L3 one 2 suite=lab_l3_extra colour=red\n"),
+            "'colour=red': expected"),
+           ("lab-line", folder("lab-line", "lab L9 suite=x title=y section=z\n"),
+            "case lines only"),
+           ("no-suite", folder("no-suite", "case L3 one 2\n"), "case L3 one names no suite"),
+           ("own-suite", folder("own-suite", "case L3 one 2 suite=lab_l3\n"), "is named lab_l3_WORD"),
+           ("no-file", folder("no-file", "case L3 one 2 suite=lab_l3_other\n"),
+            "suite lab_l3_other (of case one) is defined by no .c file"),
+           ("not-in-suite", folder("not-in-suite", HELD_RUBRIC + "case L3 three 1 suite=lab_l3_extra\n"),
+            "case three is not a case of suite lab_l3_extra"),
+           ("unscored", folder("unscored", "case L3 one 2 suite=lab_l3_extra\n"),
+            "case two of suite lab_l3_extra has no line in"),
+           ("own-case", folder("own-case", "case L3 local_request_folds_at_once 2 suite=lab_l3_extra\n"),
+            "one of lab L3's own cases"),
+           ("host", folder("host", "case L3 one 2 host suite=lab_l3_extra\n"), "is marked host"),
+           ("clash", folder("clash", files={"lab.h": "", "extra.c": HELD_C}), "tests/labs/lab.h is the tree's own")]
+    for name, path, words in bad:
+        try:
+            heldout.load(path or os.path.join(tmp, name), labs, ROOT)
+            problems.append(f"{name}: no error, expected {words!r}")
+        except labmod.LabError as e:
+            if words not in str(e):
+                problems.append(f"{name}: {e}, expected {words!r}")
+    return problems
+
+
 TESTS = [("lab-holes", test_holes), ("lab-skeleton", test_skeleton), ("lab-leaks", test_leaks),
          ("lab-rubric", test_rubric), ("lab-checks", test_checks), ("lab-log", test_log),
-         ("lab-tree", test_tree)]
+         ("lab-tree", test_tree), ("lab-heldout", test_heldout)]
 
 
 def main(names: list[str]) -> int:

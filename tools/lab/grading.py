@@ -115,7 +115,8 @@ def why_not_run(run: Run) -> str:
 
 
 def score_lab(lab: labmod.Lab, run: Run, only: str | None = None) -> list[Scored]:
-    results = labgrade.suite_results(run.lines, lab.suite) if run.lines else {}
+    suites = {c.suite or lab.suite for c in lab.cases if not c.host}
+    found = {s: labgrade.suite_results(run.lines, s) if run.lines else {} for s in suites}
     out = []
     for c in lab.cases:
         if only and c.name != only:
@@ -128,7 +129,7 @@ def score_lab(lab: labmod.Lab, run: Run, only: str | None = None) -> list[Scored
             out.append(Scored(c, "fail" if problems else "pass", problems,
                               0 if problems else c.points))
             continue
-        r = results.get(c.name)
+        r = found[c.suite or lab.suite].get(c.name)
         if r is None:
             out.append(Scored(c, "notrun", [why_not_run(run)], 0))
         elif r.status == "timeout":

@@ -3,8 +3,10 @@
 #   make lab LAB=Ln [DEST=dir] [FORCE=1]   write lab Ln's student tree
 #                   (default build/lab/Ln; FORCE=1 replaces an existing one)
 #   make grade LAB=Ln [DEST=dir] [SEED=s,s] [CASE=name] [GRADE_JSON=file]
+#                   [GRADE_EXTRA=dir]
 #                   build it with the reference's tests, run the lab's cases
-#                   under icount, score them (build/lab/Ln.grade.json)
+#                   under icount, score them (build/lab/Ln.grade.json); with
+#                   GRADE_EXTRA, a course's held-out cases too
 #   make lab-check  every skeleton fails its own cases and passes the others,
 #                   the reference scores full marks, the variants of
 #                   tests/tools/lab/ pass or fail as they say
@@ -14,6 +16,7 @@ DEST ?=
 SEED ?=
 CASE ?=
 GRADE_JSON ?=
+GRADE_EXTRA ?=
 LAB_CHECK_JOBS ?= 2
 
 .PHONY: lab grade lab-check
@@ -24,7 +27,8 @@ lab:
 grade: tools
 	$(Q)python3 tools/lab/grade $(call sq,$(LAB)) $(if $(DEST),--tree $(call sq,$(DEST))) \
 		$(if $(SEED),--seed $(call sq,$(SEED))) $(if $(CASE),--case $(call sq,$(CASE))) \
-		$(if $(GRADE_JSON),--json $(call sq,$(GRADE_JSON)))
+		$(if $(GRADE_JSON),--json $(call sq,$(GRADE_JSON))) \
+		$(if $(GRADE_EXTRA),--extra $(call sq,$(GRADE_EXTRA)))
 
 lab-check: tools
 	$(Q)python3 tools/lab/lab-check -j $(LAB_CHECK_JOBS)

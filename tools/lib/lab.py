@@ -5,7 +5,9 @@ The table is tests/labs/rubric: one `lab` line per lab (its suite, its
 title, its section of docs/10-labs.md) and one `case` line per graded
 case with its points; a case marked `host` is checked on the host
 (tools/lab/checks.py), the others are KTAP cases of the lab's suite
-(tests/labs/lab_l*.c).
+(tests/labs/lab_l*.c), or of the suite its `suite=` names (a teacher's
+held-out cases, tools/lab/heldout.py). `visibility=` is the case's in an
+autograder's result (default visible).
 
 A hole is a region of kernel source between two comments:
 
@@ -51,11 +53,18 @@ class LabError(Exception):
 # The table
 # ---------------------------------------------------------------------------
 
+# Gradescope's visibility of a test (its autograder specification).
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+
 @dataclass
 class Case:
     name: str
     points: int
     host: bool = False          # checked on the host, not a KTAP case
+    suite: str = ""             # its KTAP suite: the lab's, or a held-out one's
+    visibility: str = "visible"
+    held_out: bool = False      # from make grade's GRADE_EXTRA folder
 
 
 @dataclass
@@ -95,20 +104,42 @@ def parse_rubric(text: str, where: str = RUBRIC) -> dict[str, Lab]:
                 raise LabError(f"{where}:{no}: lab {args[0]} given twice")
             labs[args[0]] = Lab(args[0], keys["suite"], keys["title"], keys["section"])
         elif kind == "case":
-            if len(args) not in (3, 4) or args[0] not in labs or not args[2].isdigit() \
-                    or (len(args) == 4 and args[3] != "host"):
-                raise LabError(f"{where}:{no}: expected: case LN NAME POINTS [host], "
-                               "after its lab's line")
-            lab = labs[args[0]]
-            if any(c.name == args[1] for c in lab.cases):
-                raise LabError(f"{where}:{no}: case {args[1]} given twice")
-            lab.cases.append(Case(args[1], int(args[2]), len(args) == 4))
+            case = parse_case(args, labs, f"{where}:{no}")
+            labs[args[0]].cases.append(case)
         else:
             raise LabError(f"{where}:{no}: a line is 'lab ...' or 'case ...', not {kind!r}")
     for lab in labs.values():
         if not lab.cases:
             raise LabError(f"{where}: lab {lab.name} has no cases")
     return labs
+
+
+CASE_USAGE = "case LN NAME POINTS [host] [suite=SUITE] [visibility=VISIBILITY]"
+
+
+def parse_case(args: list[str], labs: dict[str, Lab], where: str) -> Case:
+    """A `case` line's words after `case`, for a lab of labs."""
+    if len(args) < 3 or not args[2].isdigit():
+        raise LabError(f"{where}: expected: {CASE_USAGE}")
+    if args[0] not in labs:
+        raise LabError(f"{where}: {args[0]} is no lab here: a case line comes after its "
+                       f"lab's line (expected: {CASE_USAGE})")
+    lab = labs[args[0]]
+    case = Case(args[1], int(args[2]), suite=lab.suite)
+    for word in args[3:]:
+        key, eq, value = word.partition("=")
+        if word == "host":
+            case.host = True
+        elif eq and key == "suite" and value:
+            case.suite = value
+        elif eq and key == "visibility" and value in VISIBILITIES:
+            case.visibility = value
+        else:
+            raise LabError(f"{where}: {word!r}: expected: {CASE_USAGE}, VISIBILITY one of "
+                           + ", ".join(VISIBILITIES))
+    if any(c.name == case.name for c in lab.cases):
+        raise LabError(f"{where}: case {case.name} given twice")
+    return case
 
 
 def load_rubric(root: str) -> dict[str, Lab]:

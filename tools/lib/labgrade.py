@@ -75,8 +75,11 @@ class TreeSync:
     unlike_reference: list[str] = field(default_factory=list)
 
 
-def grading_tree(ref: str, student: str, dest: str) -> TreeSync:
-    """Make dest the grading tree of student (build/ in dest is kept)."""
+def grading_tree(ref: str, student: str, dest: str, extra: dict[str, str] | None = None
+                 ) -> TreeSync:
+    """Make dest the grading tree of student (build/ in dest is kept).
+    extra: more of the grader's files, path in dest -> source (a course's
+    held-out cases, tools/lab/heldout.py), never the student's."""
     ref_files = labmod.tree_files(ref)
     stu_files = [p for p in labmod.tree_files(student) if p != ".fold-lab"]
     want: dict[str, str] = {}
@@ -84,6 +87,7 @@ def grading_tree(ref: str, student: str, dest: str) -> TreeSync:
     for p in ref_files:
         if restored(p):
             want[p] = os.path.join(ref, p)
+    want.update(extra or {})
     ref_set = set(ref_files)
     for p in stu_files:
         if restored(p):
