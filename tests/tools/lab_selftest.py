@@ -7,7 +7,10 @@ Each check returns a list of problems (empty: passed).
 
 from __future__ import annotations
 
+import copy
+import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -16,7 +19,7 @@ if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))))
 
-from tools.lab import checks, heldout  # noqa: E402
+from tools.lab import checks, gradescope, heldout  # noqa: E402
 from tools.lib import ROOT  # noqa: E402
 from tools.lib import lab as labmod  # noqa: E402
 from tools.lib import labgrade  # noqa: E402
@@ -343,9 +346,68 @@ def test_heldout(tmp) -> list[str]:
     return problems
 
 
+def test_gradescope(tmp) -> list[str]:
+    """results.json: make grade's, and each way a doctored one breaks the
+    shape; run_autograder's answer to a submission it cannot grade."""
+    labs = heldout.merged(labmod.load_rubric(ROOT), heldout.load(
+        os.path.join(ROOT, "tests", "labs", "held-out-example"), labmod.load_rubric(ROOT), ROOT))
+    lab = labs["L3"]
+    entries = [{"case": c.name, "status": "pass" if i else "fail", "points": c.points if i else 0,
+                "max": c.points, "host": c.host, "diagnostics": ["seed 1: wrong"],
+                "rerun": f"make grade CASE={c.name}"} for i, c in enumerate(lab.cases)]
+    obj = gradescope.results(lab, entries, ["make grade: lab L3"], "score L3: 9/12")
+    problems = [f"make grade's: {p}" for p in gradescope.validate(obj)]
+    first, last = obj["tests"][0], obj["tests"][-1]
+    if obj["score"] != 9 or first["status"] != "failed" or "# seed 1: wrong" not in \
+            first["output"] or "rerun: make grade" not in first["output"] or \
+            last["visibility"] != heldout.VISIBILITY or obj["output"] != \
+            "make grade: lab L3\nscore L3: 9/12":
+        problems.append(f"make grade's results.json: {obj}")
+    doctored = [(lambda o: o["tests"][0].pop("visibility"), "no visibility"),
+                (lambda o: o["tests"][1].update(score=5), "not within 0..3"),
+                (lambda o: o.update(score=10), "not the tests' sum"),
+                (lambda o: o["tests"][2].update(visibility="secret"), "is not one of"),
+                (lambda o: o["tests"][3].update(name=o["tests"][2]["name"]), "given twice"),
+                (lambda o: o["tests"][0].update(max_score=True), "not both numbers"),
+                (lambda o: o["tests"][0].update(score=float("nan")), "not JSON"),
+                (lambda o: o.update(tests=[]), "no tests"),
+                (lambda o: o["tests"][0].update(status="ok"), "not passed or failed"),
+                (lambda o: o.update(grade=1), "unknown key 'grade'")]
+    for doctor, words in doctored:
+        bad = copy.deepcopy(obj)
+        doctor(bad)
+        got = gradescope.validate(bad)
+        if not any(words in p for p in got):
+            problems.append(f"a results.json with {words!r} passes: {got}")
+    if gradescope.beside("build/lab/L1.grade.json") != "build/lab/L1.gradescope.json":
+        problems.append(f"beside(): {gradescope.beside('build/lab/L1.grade.json')}")
+    sub, res = os.path.join(tmp, "submission"), os.path.join(tmp, "results", "results.json")
+    os.makedirs(os.path.join(sub, "nested"))
+    script = os.path.join(ROOT, "tools", "lab", "run_autograder")
+    for why, args, words in (("no lab tree", [], "No lab tree in the submission"),
+                             ("the wrong lab", ["--lab", "L2"], "this assignment is lab L2")):
+        if why == "the wrong lab":
+            with open(os.path.join(sub, "nested", ".fold-lab"), "w") as f:
+                json.dump({"lab": "L1"}, f)
+        p = subprocess.run([sys.executable, script, sub, res] + args, capture_output=True,
+                           text=True)
+        try:
+            with open(res) as f:
+                got = json.load(f)
+        except (OSError, ValueError) as e:
+            problems.append(f"run_autograder, {why}: no results.json ({e}); {p.stdout}")
+            continue
+        if p.returncode != 2 or got["score"] != 0 or words not in got["output"] or \
+                gradescope.validate(got):
+            problems.append(f"run_autograder, {why}: exit {p.returncode}, {got}, "
+                            f"{gradescope.validate(got)}")
+    return problems
+
+
 TESTS = [("lab-holes", test_holes), ("lab-skeleton", test_skeleton), ("lab-leaks", test_leaks),
          ("lab-rubric", test_rubric), ("lab-checks", test_checks), ("lab-log", test_log),
-         ("lab-tree", test_tree), ("lab-heldout", test_heldout)]
+         ("lab-tree", test_tree), ("lab-heldout", test_heldout),
+         ("lab-gradescope", test_gradescope)]
 
 
 def main(names: list[str]) -> int:

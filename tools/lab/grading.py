@@ -100,6 +100,14 @@ class Scored:
         return self.status == "pass"
 
 
+def case_entry(s: Scored) -> dict:
+    """A scored case as make grade's JSON has it (its "cases"), without the
+    rerun and gdb commands, which make grade adds to a failed one."""
+    return {"case": s.case.name, "status": s.status, "points": s.points,
+            "max": s.case.points, "host": s.case.host, "held_out": s.case.held_out,
+            "suite": s.case.suite, "diagnostics": s.diagnostics}
+
+
 def why_not_run(run: Run) -> str:
     if not run.build_ok:
         return "the kernel did not build"

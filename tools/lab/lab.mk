@@ -5,7 +5,8 @@
 #   make grade LAB=Ln [DEST=dir] [SEED=s,s] [CASE=name] [GRADE_JSON=file]
 #                   [GRADE_EXTRA=dir]
 #                   build it with the reference's tests, run the lab's cases
-#                   under icount, score them (build/lab/Ln.grade.json); with
+#                   under icount, score them (build/lab/Ln.grade.json, and
+#                   Ln.gradescope.json, or GRADE_GRADESCOPE=file); with
 #                   GRADE_EXTRA, a course's held-out cases too
 #   make lab-check  every skeleton fails its own cases and passes the others,
 #                   the reference scores full marks, the variants of
@@ -17,6 +18,7 @@ SEED ?=
 CASE ?=
 GRADE_JSON ?=
 GRADE_EXTRA ?=
+GRADE_GRADESCOPE ?=
 LAB_CHECK_JOBS ?= 2
 
 .PHONY: lab grade lab-check
@@ -28,7 +30,8 @@ grade: tools
 	$(Q)python3 tools/lab/grade $(call sq,$(LAB)) $(if $(DEST),--tree $(call sq,$(DEST))) \
 		$(if $(SEED),--seed $(call sq,$(SEED))) $(if $(CASE),--case $(call sq,$(CASE))) \
 		$(if $(GRADE_JSON),--json $(call sq,$(GRADE_JSON))) \
-		$(if $(GRADE_EXTRA),--extra $(call sq,$(GRADE_EXTRA)))
+		$(if $(GRADE_EXTRA),--extra $(call sq,$(GRADE_EXTRA))) \
+		$(if $(GRADE_GRADESCOPE),--gradescope $(call sq,$(GRADE_GRADESCOPE)))
 
 lab-check: tools
 	$(Q)python3 tools/lab/lab-check -j $(LAB_CHECK_JOBS)

@@ -7,7 +7,7 @@ case with its points; a case marked `host` is checked on the host
 (tools/lab/checks.py), the others are KTAP cases of the lab's suite
 (tests/labs/lab_l*.c), or of the suite its `suite=` names (a teacher's
 held-out cases, tools/lab/heldout.py). `visibility=` is the case's in an
-autograder's result (default visible).
+autograder's result (tools/lab/gradescope.py; default visible).
 
 A hole is a region of kernel source between two comments:
 
