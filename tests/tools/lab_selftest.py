@@ -171,6 +171,57 @@ ffffffff8010820d:	jmp    ffffffff80112160 <irqentry_exit_cond_resched>
 """
 
 
+# irq_dispatch() with two paths: the return to user mode, which loads the
+# count to check it, and the exit to kernel code (a student's), whose
+# compare's answer is kept by sete and tested again.
+TWO_PATHS = """ffffffff80108160 <irq_dispatch>:
+ffffffff80108192:	testb  $0x3,0x90(%rbx)
+ffffffff80108199:	je     ffffffff801081d0 <irq_dispatch+0x70>
+ffffffff801081b0:	mov    %gs:0x8,%eax
+ffffffff801081b8:	cmp    $0x80000000,%eax
+ffffffff801081bd:	jne    ffffffff801082e0 <irq_dispatch+0x180>
+ffffffff801081c3:	pop    %rbx
+ffffffff801081cb:	ret
+ffffffff801081d0:	testb  $0x2,0x99(%rbx)
+ffffffff801081d7:	je     ffffffff801081c3 <irq_dispatch+0x63>
+{exit}
+ffffffff801081f1:	jmp    ffffffff80113f30 <irqentry_exit_cond_resched>
+ffffffff801082e0:	jmp    ffffffff8010f110 <exit_to_user_mode_bad_count>
+"""
+
+
+def quoted(exit_path: str) -> list[str]:
+    return checks.check_exit(checks.parse_objdump(TWO_PATHS.format(exit=exit_path)))
+
+
+def test_quotes(tmp) -> list[str]:
+    """Each message quotes the instructions on the student's own path."""
+    problems = []
+    got = quoted("ffffffff801081d9:\tcmpl   $0x0,%gs:0x8\nffffffff801081e2:\tsete   %al\n"
+                 "ffffffff801081e5:\ttest   %al,%al\n"
+                 "ffffffff801081e7:\tje     ffffffff801081c3 <irq_dispatch+0x63>")
+    if len(got) != 1 or "`cmpl $0x0,%gs:0x8; sete %al; test %al,%al; je`" not in got[0] or \
+            "keeps the compare's answer (`sete %al`)" not in got[0] or "%eax" in got[0]:
+        problems.append(f"cmpl; sete; test; je: {got}")
+    got = quoted("ffffffff801081d9:\tmov    %gs:0x8,%edx\nffffffff801081e2:\tmov    $0x1,%ecx\n"
+                 "ffffffff801081e5:\ttest   %edx,%edx\n"
+                 "ffffffff801081e7:\tjne    ffffffff801081c3 <irq_dispatch+0x63>")
+    if len(got) != 1 or "`mov %gs:0x8,%edx; test %edx,%edx; jne`" not in got[0] or \
+            "loads the count first (`mov %gs:0x8,%edx`)" not in got[0]:
+        problems.append(f"mov; test; jne: {got}")
+    got = quoted("ffffffff801081d9:\tnop")
+    if len(got) != 1 or "no conditional jump" in got[0] or "`testb $0x2,0x99(%rbx); je`" not in \
+            got[0]:
+        problems.append(f"the IF test alone: {got}")
+    fold = ("mov    %gs:0x8,%eax\nffffffff80112018:\tand    $0x7fffffff,%eax\n"
+            "ffffffff8011201a:\tmov    %eax,%gs:0x8")
+    got = fold_problems(fold)
+    if not any("`mov %gs:0x8,%eax; and $0x7fffffff,%eax; mov %eax,%gs:0x8` stores" in p
+               for p in got):
+        problems.append(f"a load, an and, a store: {got}")
+    return problems
+
+
 def fold_problems(fold: str, sender: str = "andl   $0x7fffffff,%gs:0x8") -> list[str]:
     return checks.check_fold(checks.parse_objdump(FOLD_OK.format(fold=fold, sender=sender)))
 
@@ -407,7 +458,7 @@ def test_gradescope(tmp) -> list[str]:
 TESTS = [("lab-holes", test_holes), ("lab-skeleton", test_skeleton), ("lab-leaks", test_leaks),
          ("lab-rubric", test_rubric), ("lab-checks", test_checks), ("lab-log", test_log),
          ("lab-tree", test_tree), ("lab-heldout", test_heldout),
-         ("lab-gradescope", test_gradescope)]
+         ("lab-gradescope", test_gradescope), ("lab-quotes", test_quotes)]
 
 
 def main(names: list[str]) -> int:

@@ -17,104 +17,22 @@ Where the lesson is an instruction, the instruction is graded.
       (cmpl $0x0,%gs:0x8, or testl $0xffffffff,%gs:0x8), taken towards
       the call when the count is 0.
 
-Each check returns the lines to show: empty when it passes.
+Each check returns the lines to show: empty when it passes. A line
+quotes the instructions it judged, from the student's own path through
+the function (tools/lab/disasm.py's feeding(): what sets the flags a
+jump tests, what a store stores, back to the path's start), never an
+instruction of another path that happens to come before it in memory.
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import dataclass
 
-LINE_RE = re.compile(r"^\s*([0-9a-f]+):\s+(\S.*?)\s*$")
-HEAD_RE = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
-PREFIXES = {"lock", "rep", "repz", "repnz", "repe", "repne", "cs", "ds", "notrack", "bnd",
-            "data16", "addr32"}
-READ_ONLY = {"cmp", "test", "bt", "push", "prefetch", "prefetchw", "nop"}
+from tools.lab.disasm import (READ_ONLY, Insn, disassemble, feeding, imm,  # noqa: F401
+                              parse_objdump, path_before, quote, body, calls)
+
 COUNT_OFFSETS = {0x8, 0x9, 0xa, 0xb}
-SIZES = {"b": 1, "w": 2, "l": 4, "q": 8}
-
-
-@dataclass
-class Insn:
-    addr: int
-    prefixes: list[str]
-    mnemonic: str
-    operands: list[str]
-    target: str            # a direct branch's symbol, <sym> or <sym+0x..>
-    text: str
-
-    @property
-    def base(self) -> str:
-        """The mnemonic without its size suffix (andl -> and)."""
-        m = self.mnemonic
-        if m[-1:] in SIZES and m[:-1] in ("and", "or", "btr", "bts", "btc", "bt", "cmp", "test",
-                                          "mov", "add", "sub", "inc", "dec", "xchg", "not",
-                                          "neg", "xor", "push", "pop"):
-            return m[:-1]
-        return m
-
-    @property
-    def size(self) -> int:
-        m = self.mnemonic
-        return SIZES.get(m[-1:], 4) if m != self.base else 4
-
-
-def split_operands(text: str) -> list[str]:
-    ops, depth, cur = [], 0, ""
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        if ch == "," and depth == 0:
-            ops.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        ops.append(cur.strip())
-    return ops
-
-
-def parse_insn(addr: int, text: str) -> Insn:
-    text = text.split("#")[0].strip()
-    target = ""
-    m = re.search(r"<([^>]+)>", text)
-    if m:
-        target = m.group(1)
-        text = (text[:m.start()] + text[m.end():]).strip()
-    words = text.split(None, 1)
-    prefixes = []
-    while words and words[0] in PREFIXES and len(words) > 1:
-        prefixes.append(words[0])
-        words = words[1].split(None, 1)
-    mnemonic = words[0] if words else ""
-    operands = split_operands(words[1]) if len(words) > 1 else []
-    return Insn(addr, prefixes, mnemonic, operands, target, " ".join(prefixes + [text])
-                if prefixes and not text.startswith(prefixes[0]) else text)
-
-
-def parse_objdump(text: str, wanted=None) -> dict[str, list[Insn]]:
-    funcs: dict[str, list[Insn]] = {}
-    cur = None
-    for line in text.splitlines():
-        h = HEAD_RE.match(line)
-        if h:
-            cur = h.group(1) if wanted is None or h.group(1) in wanted else None
-            if cur:
-                funcs[cur] = []
-            continue
-        m = LINE_RE.match(line)
-        if cur and m and ":" in line:
-            funcs[cur].append(parse_insn(int(m.group(1), 16), m.group(2)))
-    return funcs
-
-
-def disassemble(elf: str, objdump: str = "objdump") -> dict[str, list[Insn]]:
-    out = subprocess.run([objdump, "-d", "--no-show-raw-insn", elf], check=True,
-                         capture_output=True, text=True).stdout
-    return parse_objdump(out)
 
 
 def count_offset(op: str) -> int | None:
@@ -128,11 +46,6 @@ def count_offset(op: str) -> int | None:
 def writes_count(i: Insn) -> bool:
     return bool(i.operands) and count_offset(i.operands[-1]) is not None and \
         i.base not in READ_ONLY and not i.mnemonic.startswith(("j", "call"))
-
-
-def imm(op: str) -> int | None:
-    m = re.fullmatch(r"\$(-?0x[0-9a-f]+|-?\d+)", op)
-    return int(m.group(1), 0) if m else None
 
 
 def clears_bit31_only(i: Insn) -> bool:
@@ -178,26 +91,29 @@ def direct_callees(insns: list[Insn], funcs) -> list[str]:
 def check_fold(funcs: dict[str, list[Insn]]) -> list[str]:
     if "scheduler_ipi" not in funcs:
         return ["fold.elf has no function scheduler_ipi"]
-    seen = ["scheduler_ipi"] + direct_callees(funcs["scheduler_ipi"], funcs)
-    writes = [(f, i) for f in dict.fromkeys(seen) for i in funcs[f] if writes_count(i)]
+    seen = list(dict.fromkeys(["scheduler_ipi"] + direct_callees(funcs["scheduler_ipi"], funcs)))
+    writes = [(f, k) for f in seen for k, i in enumerate(funcs[f]) if writes_count(i)]
     problems = []
     if not writes:
-        problems.append("scheduler_ipi() (the RESCHEDULE IPI's work, the fold inlined) "
-                        "never writes the count at %gs:0x8: the owner does not fold")
+        problems.append("scheduler_ipi() (the RESCHEDULE IPI's work, the fold inlined) never "
+                        "writes the count at %gs:0x8: the owner does not fold; its "
+                        "instructions are " + body(funcs["scheduler_ipi"]))
     elif len(writes) > 1:
         problems.append(f"scheduler_ipi() writes the count {len(writes)} times ("
-                        + "; ".join(f"{f}: `{i.text}`" for f, i in writes)
+                        + "; ".join(f"{f}: `{funcs[f][k].text}`" for f, k in writes)
                         + "): the fold is one instruction")
-    for f, i in writes:
+    for f, k in writes:
+        i = funcs[f][k]
         if "lock" in i.prefixes:
             problems.append(f"{f}(): `{i.text}` is a locked fold: only this CPU writes its "
                             "count and an interrupt comes between two instructions, never "
                             "inside one, so the lock buys nothing and costs a locked "
                             "read-modify-write")
         elif i.base in ("mov", "xchg"):
-            problems.append(f"{f}(): `{i.text}` stores a count read and changed before: a "
-                            "load, a change and a store, where one read-modify-write "
-                            "(andl $0x7fffffff,%gs:0x8) folds")
+            chain, _ = feeding(funcs[f], k)
+            problems.append(f"{f}(): {quote(funcs[f], chain + [k])} stores a count read and "
+                            "changed before: a load, a change and a store, where one "
+                            "read-modify-write (andl $0x7fffffff,%gs:0x8) folds")
         elif not clears_bit31_only(i):
             problems.append(f"{f}(): `{i.text}` does not clear bit 31 of the count, and "
                             "only it")
@@ -221,6 +137,44 @@ def reach(insns: list[Insn], start: int, site: int) -> bool:
     return False
 
 
+def is_zero_test(i: Insn) -> bool:
+    """One compare of the count's own memory, %gs:0x8, with 0."""
+    if i.base not in ("cmp", "test") or len(i.operands) != 2 or \
+            count_offset(i.operands[1]) != 0x8:
+        return False
+    v = imm(i.operands[0])
+    return (i.base == "cmp" and v == 0) or \
+        (i.base == "test" and v is not None and v & 0xffffffff == 0xffffffff)
+
+
+def exit_test_problem(insns: list[Insn], k: int, taken: bool, target: str) -> str | None:
+    """What is wrong with the conditional jump insns[k] that guards the
+    branch to target, quoting the instructions on its path that set its
+    flags (None: it is the one compare)."""
+    j = insns[k]
+    chain, before = feeding(insns, k, flags=True, regs=set())
+    what = quote(insns, chain, j.mnemonic)
+    if before:
+        what += f" (on values set before {insns[chain[0] if chain else k].addr:#x}, elsewhere)"
+    flag = chain[-1] if chain else None
+    if len(chain) == 1 and insns[flag].base in ("cmp", "test") and \
+            count_offset(insns[flag].operands[-1]) == 0x8 and not is_zero_test(insns[flag]):
+        return f"the test before {target}() is {what}: it does not ask whether the whole count is 0"
+    if flag is None or not is_zero_test(insns[flag]) or len(chain) > 1:
+        loads = [insns[c] for c in chain if insns[c].base == "mov" and
+                 any(count_offset(o) == 0x8 for o in insns[c].operands[:1])]
+        stored = [insns[c] for c in chain if insns[c].mnemonic.startswith("set")]
+        why = f"it loads the count first (`{loads[0].text}`): " if loads else \
+            f"it keeps the compare's answer (`{stored[0].text}`) and tests it again, " \
+            f"{len(chain)} instructions: " if stored else ""
+        return (f"the test before {target}() is {what}: {why}not one compare of %gs:0x8 "
+                "itself; the folded count is tested by one instruction (cmpl $0x0,%gs:0x8: "
+                "asm with a flag output, \"=@cce\", lets the compiler branch on its ZF)")
+    if (j.mnemonic in ("je", "jz")) != taken or j.mnemonic not in ("je", "jz", "jne", "jnz"):
+        return f"{what} reaches {target}() when the count is not 0"
+    return None
+
+
 def check_exit(funcs: dict[str, list[Insn]]) -> list[str]:
     insns = funcs.get("irq_dispatch")
     if insns is None:
@@ -230,13 +184,13 @@ def check_exit(funcs: dict[str, list[Insn]]) -> list[str]:
              i.target == target]
     if not sites:
         return [f"irq_dispatch() (irqentry_exit() inlined) never calls {target}(): no "
-                "interrupt's exit can preempt"]
+                "interrupt's exit can preempt; it calls " + calls(insns)]
     index = {i.addr: k for k, i in enumerate(insns)}
     problems = []
     for s in sites:
         guards = []
         for k, i in enumerate(insns):
-            if not i.mnemonic.startswith("j") or i.mnemonic == "jmp" or k == 0:
+            if not i.is_cond_jump:
                 continue
             dest = index.get(int(i.operands[0], 16)) if i.operands else None
             taken = dest is not None and reach(insns, dest, s)
@@ -244,30 +198,13 @@ def check_exit(funcs: dict[str, list[Insn]]) -> list[str]:
                 guards.append((k, taken))
         if not guards:
             problems.append(f"the branch to {target}() at {insns[s].addr:#x} has no "
-                            "conditional jump before it: every interrupt's exit calls it")
+                            f"conditional jump before it ({quote(insns, path_before(insns, s))}"
+                            f" then `{insns[s].text}`): every interrupt's exit calls it")
             continue
         for k, taken in guards:
-            j, flag = insns[k], insns[k - 1]
-            what = f"`{flag.text}; {j.mnemonic}`"
-            mem = [o for o in flag.operands if count_offset(o) == 0x8]
-            if flag.base not in ("cmp", "test") or not mem:
-                load = next((x.text for x in reversed(insns[:k - 1])
-                             if x.operands and count_offset(x.operands[0]) == 0x8), None)
-                problems.append(f"the test before {target}() is {what}"
-                                + (f" after `{load}`" if load else "")
-                                + ": not one compare of %gs:0x8 itself; the folded count "
-                                "is tested by one instruction (cmpl $0x0,%gs:0x8)")
-                continue
-            v = imm(flag.operands[0]) if len(flag.operands) == 2 else None
-            zero_test = (flag.base == "cmp" and v == 0) or \
-                (flag.base == "test" and v is not None and v & 0xffffffff == 0xffffffff)
-            if not zero_test:
-                problems.append(f"the test before {target}() is {what}: it does not ask "
-                                "whether the whole count is 0")
-                continue
-            if (j.mnemonic in ("je", "jz")) != taken or j.mnemonic not in ("je", "jz",
-                                                                           "jne", "jnz"):
-                problems.append(f"{what} reaches {target}() when the count is not 0")
+            bad = exit_test_problem(insns, k, taken, target)
+            if bad:
+                problems.append(bad)
     return problems
 
 

@@ -111,6 +111,20 @@ fails: exit_test_is_one_compare not one compare of %gs:0x8 itself
  ('arch/x86_64/entry/irq.c', lambda s: replace_stub(s, 'irqentry_exit',
   '\tif ((regs->rflags & X86_EFLAGS_IF) && arch_irqentry_exit_need_resched())\n\t\tirqentry_exit_cond_resched();')),
 ])
+# L2: the compare's answer kept by sete and tested again: fails the
+# instruction check, whose message quotes the three instructions on the
+# exit's own path (not the return to user mode's load of the count)
+write('L2-sete-test.patch', '''lab: L2
+what: the exit's test as asm cmpl $0, %gs:8 with sete into a bool: cmpl, sete, test, je
+expect: fail
+fails: exit_test_is_one_compare is `cmpl $0x0,%gs:0x8; sete
+fails: exit_test_is_one_compare it keeps the compare's answer (`sete
+''', 'L2', [
+ ('arch/x86_64/preempt/bit31.h', lambda s: replace_stub(s, 'arch_irqentry_exit_need_resched',
+  '\tbool zero;\n\t__asm__ __volatile__("cmpl $0, %%gs:%c1\\n\\tsete %0"\n\t\t\t     : "=q"(zero)\n\t\t\t     : "i"(PERCPU_OFF(PREEMPT_COUNT_FIELD))\n\t\t\t     : "memory");\n\treturn zero;')),
+ ('arch/x86_64/entry/irq.c', lambda s: replace_stub(s, 'irqentry_exit',
+  '\tif (!(regs->rflags & X86_EFLAGS_IF))\n\t\treturn;\n\tif (arch_irqentry_exit_need_resched())\n\t\tirqentry_exit_cond_resched();')),
+])
 # L3: no IPI for a remote request: fails
 write('L3-no-ipi.patch', '''lab: L3
 what: a remote request sets the flag but sends no IPI
