@@ -8,8 +8,11 @@
  * the flag into bit 31 and counts one fold. A bare IPI, with no request
  * behind it, must fold nothing. The host checks the instruction
  * (tools/lab/checks.py: the fold is one unlocked read-modify-write of
- * %gs:8, in scheduler_ipi()). Each seed varies the nesting depth, how
- * long T waits before it takes the IPI, and the number of rounds. */
+ * %gs:8, in scheduler_ipi()). The fold copies the flag and leaves it in
+ * the thread: the return to user mode tests the flag, so a request to a
+ * CPU running user code must be served at the IPI's return there. Each
+ * seed varies the nesting depth, how long T waits before it takes the
+ * IPI, the number of rounds, and where in a tick period a request lands. */
 #include "tests/labs/lab.h"
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
@@ -17,6 +20,11 @@
 #include "sched/wait.h"
 #include "arch/x86_64/kernel/apic/ipi.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/panic.h"
+#include "kernel/time/hrtimer.h"
+#include "process/process.h"
+#include "tests/kernel/user_run.h"
+#include "uapi/syscall.h"
 
 #define BIT31 PREEMPT_NEED_RESCHED
 
@@ -57,6 +65,7 @@ static void fold_copies_the_flag(struct ktest *t)
 			set_tif(true);
 			bool r1 = preempt_fold_need_resched();
 			u32 raw2 = preempt_count_raw();
+			bool kept = tif_need_resched();
 			set_tif(false);
 			clear_preempt_need_resched();
 			for (u32 i = 0; i < d; i++)
@@ -73,6 +82,14 @@ static void fold_copies_the_flag(struct ktest *t)
 					 "preempt_fold_need_resched() returned %d and left the count "
 					 "0x%x; expected 1 and 0x%x (bit 31 clear, the depth kept)",
 					 (unsigned long long)seed, d, r1, raw2, raw0 & ~BIT31);
+				break;
+			}
+			if (!kept) {
+				lab_fail(t, "seed %llu, depth %u: preempt_fold_need_resched() cleared "
+					 "TIF_NEED_RESCHED in the thread: the fold copies the flag into "
+					 "the count, and the thread keeps it until schedule() serves it "
+					 "(exit_to_user_mode() tests the flag, not the count)",
+					 (unsigned long long)seed, d);
 				break;
 			}
 		}
@@ -253,8 +270,125 @@ static void remote_wake_preempts_at_enable(struct ktest *t)
 	}
 }
 
+/* The flag, not the count, is what the return to user mode tests
+ * (exit_to_user_mode()): a request to a CPU running user code is served
+ * at the RESCHEDULE IPI's return there. spin, a user program, runs on X;
+ * B, FIFO, waits on X and is woken from CPU 0, anywhere in a tick period:
+ * B must run well before X's next tick (a tick is 1 ms, and spin's slice
+ * five: a request lost at the IPI waits for one of those). */
+struct user_wake {
+	volatile int waiting;
+	volatile u64 ran_ns;
+	u64 ran_tick;
+	struct completion go;
+};
+
+static void user_wake_b(void *arg)
+{
+	struct user_wake *w = arg;
+	w->waiting = 1;
+	wait_for_completion(&w->go);
+	w->ran_tick = tick_count(raw_smp_processor_id());
+	w->ran_ns = ktime_get_ns();
+}
+
+#define SERVED_NS (200 * NSEC_PER_USEC)
+
+/* Does the fold fold at all? (Where it does not, as in make lab's
+ * skeleton, the IPI's return to user mode is no place to look.) */
+static bool fold_folds(void)
+{
+	u64 f;
+	for (;;) {
+		if (need_resched())
+			schedule();
+		f = local_irq_save();
+		if (!tif_need_resched())
+			break;
+		local_irq_restore(f);
+	}
+	preempt_disable();
+	set_tif(true);
+	bool folded = preempt_fold_need_resched() && !(preempt_count_raw() & BIT31);
+	set_tif(false);
+	clear_preempt_need_resched();
+	preempt_enable_no_resched();
+	local_irq_restore(f);
+	return folded;
+}
+
+static void user_request_served_at_return(struct ktest *t)
+{
+	u32 x = lab_cpu_x();
+	if (!x)
+		KT_SKIP(t, "one CPU: no remote request");
+	if (!user_have(t, "spin"))
+		return;
+	if (!fold_folds()) {
+		lab_fail(t, "preempt_fold_need_resched() does not fold yet (fold_copies_the_flag): "
+			   "this case, which needs it, did not run");
+		return;
+	}
+	u64 seed;
+	bool failed = false; /* then no other seed: each of its rounds waits for ticks */
+	for_each_lab_seed(si, seed) {
+		if (failed)
+			break;
+		struct prandom_state rs;
+		prandom_seed(&rs, seed, 5);
+		u32 rounds = 2 + prandom_below(&rs, 2);
+		const char *argv[] = { "spin" };
+		struct spawn_args sa = { "spin", 1, argv, NULL, false, 1UL << x, NULL, 0, NULL };
+		int err = 0;
+		user_quiet_begin();
+		struct process *p = process_spawn(&sa, &err);
+		if (!p) {
+			user_quiet_end();
+			lab_fail(t, "seed %llu: spawn spin: error %d", (unsigned long long)seed, err);
+			break;
+		}
+		struct thread *spin = p->thread;
+		for (u32 r = 0; r < rounds; r++) {
+			static struct user_wake w;
+			w = (struct user_wake){ 0 };
+			init_completion(&w.go);
+			struct thread *b = thread_create(user_wake_b, &w, "lab-b", 50, 1UL << x);
+			/* Spins, not sleeps, on this CPU: a wake-up here must not
+			 * depend on the fold (in make lab's skeleton it does not
+			 * come until a tick, and slowly). */
+			lab_spin_until(READ_ONCE(w.waiting), 20 * NSEC_PER_MSEC);
+			lab_spin_until(false, (100 + prandom_below(&rs, 900)) * NSEC_PER_USEC);
+			bool user = lab_spin_until(rq_curr(x) == spin, 5 * NSEC_PER_MSEC);
+			u64 bugs = bug_reports, tick = tick_count(x), t0 = ktime_get_ns();
+			complete(&w.go); /* B is woken on X from here: a RESCHEDULE IPI */
+			lab_spin_until(READ_ONCE(w.ran_ns), 10 * NSEC_PER_MSEC);
+			lab_spin_until(READ_ONCE(b->state) == THREAD_DEAD, 10 * NSEC_PER_MSEC);
+			thread_join(b);
+			u64 waited = w.ran_ns ? w.ran_ns - t0 : 0;
+			if (user && w.ran_ns && waited <= SERVED_NS && bug_reports == bugs)
+				continue;
+			lab_fail(t, "seed %llu round %u: B (FIFO) woken on CPU %u as it ran user code%s: "
+				   "%s %llu us later, after %llu of its ticks (expected within %llu us, at "
+				   "the IPI's return to user mode, which tests TIF_NEED_RESCHED)%s",
+				   (unsigned long long)seed, r, x, user ? "" : " (or so it seemed: spin was not there)",
+				   w.ran_ns ? "ran" : "not run", (unsigned long long)(waited / NSEC_PER_USEC),
+				   (unsigned long long)(w.ran_ns ? w.ran_tick - tick : tick_count(x) - tick),
+				   (unsigned long long)(SERVED_NS / NSEC_PER_USEC),
+				   bug_reports != bugs ? "; the kernel reported a return to user mode with "
+							 "the count folded" : "");
+			failed = true;
+			break;
+		}
+		process_kill(p->pid, SIGKILL);
+		lab_spin_until(READ_ONCE(p->state) == PROC_ZOMBIE, 10 * NSEC_PER_MSEC);
+		process_wait(p);
+		user_quiet_end();
+	}
+}
+
 LAB_SUITE(lab_l1,
 	KTEST_CASE_TIMED(fold_copies_the_flag, 50),
 	KTEST_CASE_TIMED(ipi_folds_on_owner, 50),
 	KTEST_CASE_TIMED(bare_ipi_folds_nothing, 50),
-	KTEST_CASE_TIMED(remote_wake_preempts_at_enable, 50));
+	KTEST_CASE_TIMED(remote_wake_preempts_at_enable, 50),
+	KTEST_CASE_TIMED(user_request_served_at_return, 50));

@@ -3,7 +3,8 @@
  * promotion at the tick, scheduler_tick() (sched/wake.c).
  *
  * In lazy mode a request for a normal thread sets TIF_NEED_RESCHED_LAZY
- * and nothing else: no fold, no IPI, counted in resched_lazy. One for a
+ * and nothing else: no fold, no IPI, counted in resched_lazy (once: a
+ * second request while the first is pending is no new one). One for a
  * FIFO thread or an idle CPU, or in any other mode, is full. The next
  * tick on the target turns a pending lazy request into a full one (flag
  * and fold, counted in lazy_promoted), so a normal thread woken where a
@@ -80,15 +81,17 @@ static void lazy_target_fn(void *arg)
 		preempt_enable();
 }
 
-/* Run T on X and make one lazy request for it from here. */
-static void lazy_ask(struct lazy_target *g, u32 x, u64 *sent_d, u64 *lazy_d, u32 *raw_seen)
+/* Run T on X and make `asks` lazy requests for it from here. */
+static void lazy_ask(struct lazy_target *g, u32 x, u32 asks, u64 *sent_d, u64 *lazy_d,
+		     u32 *raw_seen)
 {
 	struct thread *th = thread_create(lazy_target_fn, g, "lab-lazy", PRIO_NORMAL, 1UL << x);
 	lab_spin_until(READ_ONCE(g->ready), 20 * NSEC_PER_MSEC);
 	preempt_disable();
 	struct cpu_stats *st = &this_cpu_ptr()->stats;
 	u64 sent = st->resched_ipi_sent, lazy = st->resched_lazy;
-	resched_curr_lazy(x);
+	for (u32 i = 0; i < asks; i++)
+		resched_curr_lazy(x);
 	*sent_d = st->resched_ipi_sent - sent;
 	*lazy_d = st->resched_lazy - lazy;
 	*raw_seen = READ_ONCE(per_cpu(preempt_count, x));
@@ -120,6 +123,8 @@ static void lazy_request_sets_only_the_flag(struct ktest *t)
 		u64 fl = flags_of(current_thread());
 		u32 raw1 = preempt_count_raw();
 		u64 sent_d = st->resched_ipi_sent - sent, lazy_d = st->resched_lazy - lazy;
+		resched_curr_lazy(raw_smp_processor_id()); /* the first is still pending */
+		u64 again_d = st->resched_lazy - lazy - lazy_d;
 		__atomic_fetch_and(&current_thread()->flags, ~BOTH, __ATOMIC_SEQ_CST);
 		clear_preempt_need_resched();
 		local_irq_restore(f);
@@ -132,20 +137,27 @@ static void lazy_request_sets_only_the_flag(struct ktest *t)
 				   "IPIs sent, resched_lazy +%llu (expected +1)", (unsigned long long)seed,
 				   (unsigned long long)fl, _TIF_NEED_RESCHED_LAZY, raw0, raw1,
 				   (unsigned long long)sent_d, (unsigned long long)lazy_d);
-		/* On X, busy with IRQs off: no IPI, X's count untouched. */
+		if (again_d)
+			lab_fail(t, "seed %llu: a second lazy request here, the first still pending, "
+				   "counted in resched_lazy too (+%llu, expected +0): count a new "
+				   "request only, one that finds neither flag set",
+				   (unsigned long long)seed, (unsigned long long)again_d);
+		/* On X, busy with IRQs off: no IPI, X's count untouched; asked
+		 * twice, one request counted. */
 		u32 x = lab_cpu_x();
 		if (!x)
 			continue;
 		struct lazy_target g = { .depth = depth, .delay = 2000 + prandom_below(&rs, 2000) };
 		u32 raw_seen;
-		lazy_ask(&g, x, &sent_d, &lazy_d, &raw_seen);
+		lazy_ask(&g, x, 2, &sent_d, &lazy_d, &raw_seen);
 		ok = g.flags_asked == _TIF_NEED_RESCHED_LAZY && !sent_d && !g.recv && lazy_d == 1 &&
 		     raw_seen == g.raw_asked && (raw_seen & BIT31);
 		if (!ok)
-			lab_fail(t, "seed %llu: a lazy request to CPU %u: its thread's flags 0x%llx "
+			lab_fail(t, "seed %llu: two lazy requests to CPU %u: its thread's flags 0x%llx "
 				   "(expected 0x%lx), %llu IPIs sent, %llu received there (expected "
 				   "none), X's count 0x%x (read from here) and 0x%x (there), "
-				   "resched_lazy +%llu", (unsigned long long)seed, x,
+				   "resched_lazy +%llu (expected +1: the second found the first "
+				   "pending)", (unsigned long long)seed, x,
 				   (unsigned long long)g.flags_asked, _TIF_NEED_RESCHED_LAZY,
 				   (unsigned long long)sent_d, (unsigned long long)g.recv, raw_seen,
 				   g.raw_asked, (unsigned long long)lazy_d);
@@ -170,7 +182,7 @@ static void tick_promotes_the_request(struct ktest *t)
 					 .delay = prandom_below(&rs, 2000) };
 		u64 sent_d, lazy_d;
 		u32 raw_seen;
-		lazy_ask(&g, x, &sent_d, &lazy_d, &raw_seen);
+		lazy_ask(&g, x, 1, &sent_d, &lazy_d, &raw_seen);
 		bool ok = g.tick1 != g.tick0 && g.flags_after == BOTH && g.promoted == 1 &&
 			  g.raw_after == g.depth;
 		if (!ok)

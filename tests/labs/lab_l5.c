@@ -17,6 +17,13 @@
 #include "ipc/ipc.h"
 #include "uapi/syscall.h"
 #include "lib/format.h"
+#include "kernel/preempt.h"
+#include "kernel/entry/common.h"
+#include "kernel/time/hrtimer.h"
+#include "arch/x86_64/kernel/nmi.h"
+#include "arch/x86_64/kernel/apic/apic.h"
+#include "arch/x86_64/kernel/timer.h"
+#include "kernel/printk.h"
 
 struct pp_result {
 	bool ok;          /* both started, ping exited 0 (every reply right) */
@@ -142,7 +149,211 @@ static void lower_priority_partner_takes_the_slow_path(struct ktest *t)
 	}
 }
 
+/* Work pending for the sender: the slow path, where it is done before the
+ * sender blocks. ping and pong run on X; from CPU 0 NMIs are sent to X
+ * until one finds one of them in user mode, between two messages, and
+ * there puts work on it the way a request or a kill does, but without
+ * the IPI that would serve it at once (an NMI returns to user mode as it
+ * came, with no exit work): the work is pending at its next system call,
+ * its next message, as it is when the IPI is still on its way then.
+ *   a reschedule (TIF_NEED_RESCHED): that message takes the slow path
+ *       (the scheduler decides, when the sender blocks, who runs next);
+ *   a kill (a fatal signal: TIF_SIGPENDING): that message takes the slow
+ *       path, which sees the signal before the sender blocks: it dies
+ *       without waiting for an answer, and no message goes by the fast
+ *       path from then on. */
+static struct {
+	struct thread *ping, *pong, *target;
+	u64 work;
+	bool kill;
+	volatile int armed, done;
+	u64 fast0, msgs0;
+} inj;
+
+/* An interrupt pending on this CPU, or its timer's within 50 us: one
+ * that would come before the sender's next call and serve the work
+ * there (the APIC's IRR, SDM Vol. 3A 12.8.4; the timer's current count,
+ * 12.5.4). Under icount an NMI often arrives together with the timer's
+ * interrupt: QEMU runs this vCPU again at its timer's deadline. */
+#define APIC_IRR 0x200
+static bool irq_due(void)
+{
+	for (u32 i = 1; i < 8; i++) /* vectors 32..255 */
+		if (apic->read(APIC_IRR + 0x10 * i))
+			return true;
+	u64 left = apic->read(APIC_TIMER_CURRENT);
+	return apic_timer_hz && left * NSEC_PER_SEC / apic_timer_hz < 50 * NSEC_PER_USEC;
+}
+
+static void inject_nmi(struct pt_regs *regs)
+{
+	if (!READ_ONCE(inj.armed))
+		return;
+	struct thread *me = current_thread();
+	if (!user_mode(regs) || (me != inj.ping && me != inj.pong) || irq_due()) {
+		WRITE_ONCE(inj.armed, 0); /* the sampler sends the next */
+		return;
+	}
+	struct cpu_stats *st = &this_cpu_ptr()->stats;
+	inj.fast0 = st->ipc_fastpath;
+	inj.msgs0 = st->ipc_messages;
+	inj.target = me;
+	if (inj.kill) {
+		int none = 0;
+		__atomic_compare_exchange_n(&me->proc->kill_sig, &none, SIGKILL, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	}
+	__atomic_fetch_or(&me->flags, inj.work, __ATOMIC_SEQ_CST);
+	WRITE_ONCE(inj.armed, 0);
+	WRITE_ONCE(inj.done, 1);
+}
+
+/* The NMIs come from a timer on this CPU, every few us: under icount
+ * QEMU runs X until the next timer deadline of any CPU, so each of this
+ * timer's deadlines stops X at a point of its own, where the NMI then
+ * finds it. (Sent from a thread spinning here instead, an NMI finds X
+ * where QEMU's round robin last stopped it, each a slice apart.) */
+static struct {
+	struct hrtimer timer;
+	u32 x, left, rnd;
+} sampler;
+
+static void sample(struct hrtimer *h)
+{
+	if (READ_ONCE(inj.done) || !sampler.left)
+		return;
+	if (!READ_ONCE(inj.armed)) { /* the last NMI was taken */
+		sampler.left--;
+		WRITE_ONCE(inj.armed, 1);
+		arch_send_nmi(sampler.x);
+	}
+	sampler.rnd = sampler.rnd * 1103515245u + 12345u;
+	hrtimer_start(h, ktime_get_ns() + 2 * NSEC_PER_USEC + (sampler.rnd >> 16) % 4000);
+}
+
+/* Until an NMI finds ping or pong in user mode on x: true if one did. */
+static bool inject(u32 x, struct prandom_state *rs)
+{
+	sampler.x = x;
+	sampler.left = 4000;
+	sampler.rnd = (u32)prandom_below(rs, 1u << 31);
+	hrtimer_init(&sampler.timer, sample);
+	nmi_set_test_handler(inject_nmi);
+	preempt_disable(); /* the timer runs on this CPU */
+	hrtimer_start(&sampler.timer, ktime_get_ns() + NSEC_PER_USEC);
+	preempt_enable();
+	lab_spin_until(READ_ONCE(inj.done), 40 * NSEC_PER_MSEC);
+	hrtimer_cancel(&sampler.timer);
+	lab_spin_until(!READ_ONCE(inj.armed), NSEC_PER_MSEC); /* the last NMI */
+	nmi_set_test_handler(NULL);
+	return READ_ONCE(inj.done);
+}
+
+/* ping (calls without end) and pong on x; ping calling by the fast path. */
+static bool start_pair(u32 x, struct ipc_state **k, struct process **server,
+		       struct process **client)
+{
+	*k = ipc_state_create(NULL, current_thread());
+	*server = *client = NULL;
+	if (!*k)
+		return false;
+	struct endpoint *ep = endpoint_create();
+	int h = handle_install(*k, &ep->obj, 0, RIGHT_SEND | RIGHT_RECV | RIGHT_GRANT);
+	static const char *pong_argv[] = { "pong" };
+	static const char *ping_argv[] = { "ping", "calls=100000000", "bytes=0" };
+	int err = 0;
+	struct spawn_args sa = { "pong", 1, pong_argv, NULL, false, 1UL << x, *k, 1, &h };
+	*server = process_spawn(&sa, &err);
+	struct spawn_args ca = { "ping", 3, ping_argv, NULL, false, 1UL << x, *k, 1, &h };
+	*client = *server ? process_spawn(&ca, &err) : NULL;
+	u64 fast = per_cpu(stats.ipc_fastpath, x);
+	return *client && lab_spin_until(per_cpu(stats.ipc_fastpath, x) - fast >= 20,
+					 20 * NSEC_PER_MSEC);
+}
+
+static void stop_pair(struct ipc_state *k, struct process *server, struct process *client)
+{
+	if (client) {
+		process_kill(client->pid, SIGKILL);
+		process_wait(client);
+	}
+	if (server) {
+		process_kill(server->pid, SIGKILL);
+		process_wait(server);
+	}
+	if (k)
+		ipc_state_destroy(k);
+}
+
+static void pending_work_takes_the_slow_path(struct ktest *t)
+{
+	u32 x = lab_cpu_x();
+	if (!x)
+		KT_SKIP(t, "one CPU: the work is put on the sender from another");
+	if (!have_programs(t))
+		return;
+	u64 seed;
+	for_each_lab_seed(si, seed) {
+		struct prandom_state rs;
+		prandom_seed(&rs, seed, 4);
+		for (int kill = 0; kill < 2; kill++) {
+			/* Again if the sender never sent (an interrupt came first, or
+			 * for a kill, the message was not the sender's to make). */
+			for (u32 attempt = 0; attempt < 3; attempt++) {
+				struct ipc_state *k;
+				struct process *server, *client;
+				user_quiet_begin();
+				bool running = start_pair(x, &k, &server, &client);
+				inj = (typeof(inj)){ .ping = client ? client->thread : NULL,
+						     .pong = server ? server->thread : NULL,
+						     .work = kill ? _TIF_SIGPENDING : _TIF_NEED_RESCHED,
+						     .kill = kill };
+				bool put = running && inject(x, &rs);
+				bool ping = put && inj.target == inj.ping;
+				if (put && kill) {
+					/* it dies, one way or the other */
+					process_wait(ping ? client : server);
+					if (ping)
+						client = NULL;
+					else
+						server = NULL;
+				} else if (put) {
+					lab_spin_until(!(READ_ONCE(inj.target->flags) & _TIF_NEED_RESCHED),
+						       2 * NSEC_PER_MSEC);
+				}
+				u64 fast = per_cpu(stats.ipc_fastpath, x) - inj.fast0;
+				u64 msgs = per_cpu(stats.ipc_messages, x) - inj.msgs0;
+				stop_pair(k, server, client);
+				user_quiet_end();
+				if (!put) {
+					lab_fail(t, "seed %llu: the case could not put work on ping or pong "
+						 "in user mode on CPU %u (%s): not your code's doing; rerun it",
+						 (unsigned long long)seed, x, running ? "no NMI found them there" :
+						 "they did not start");
+					break;
+				}
+				if (!msgs)
+					continue;
+				bool ok = kill ? !fast : msgs > fast;
+				if (!ok)
+					lab_fail(t, "seed %llu: %s with %s pending: %llu of the %llu messages "
+						 "from then went by the fast path (expected %s): a sender with "
+						 "work pending (EXIT_TO_USER_MODE_WORK) takes the slow path%s",
+						 (unsigned long long)seed,
+						 ping ? "ping called pong" : "pong replied to ping",
+						 kill ? "a kill (TIF_SIGPENDING)" : "TIF_NEED_RESCHED",
+						 (unsigned long long)fast, (unsigned long long)msgs,
+						 kill ? "none" : "its own to go slow",
+						 kill ? ", which acts on the signal before the sender blocks" :
+							", where the scheduler decides who runs next");
+				break;
+			}
+		}
+	}
+}
+
 LAB_SUITE(lab_l5,
 	KTEST_CASE_TIMED(same_cpu_calls_take_the_fast_path, 50),
 	KTEST_CASE_TIMED(payload_takes_the_slow_path, 50),
-	KTEST_CASE_TIMED(lower_priority_partner_takes_the_slow_path, 50));
+	KTEST_CASE_TIMED(lower_priority_partner_takes_the_slow_path, 50),
+	KTEST_CASE_TIMED(pending_work_takes_the_slow_path, 50));

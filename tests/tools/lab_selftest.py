@@ -19,6 +19,7 @@ if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))))
 
+from tests.tools import lab_checks_selftest  # noqa: E402
 from tools.lab import checks, gradescope, heldout  # noqa: E402
 from tools.lib import ROOT  # noqa: E402
 from tools.lib import lab as labmod  # noqa: E402
@@ -149,115 +150,6 @@ def test_rubric(tmp) -> list[str]:
     return problems
 
 
-FOLD_OK = """ffffffff80112000 <scheduler_ipi>:
-ffffffff80112000:	addq   $0x1,%gs:0x90
-ffffffff80112008:	mov    %gs:0x10,%rax
-ffffffff80112014:	je     ffffffff80112030 <scheduler_ipi+0x30>
-ffffffff80112016:	{fold}
-ffffffff80112020:	ret
-ffffffff80112040 <resched_curr>:
-ffffffff80112040:	lock orq $0x1,(%rdx)
-ffffffff80112045:	{sender}
-ffffffff80112050:	ret
-"""
-
-EXIT = """ffffffff80108160 <irq_dispatch>:
-ffffffff801081f8:	testb  $0x2,0x99(%rbx)
-ffffffff801081ff:	je     ffffffff801081c3 <irq_dispatch+0x63>
-ffffffff80108201:	{test}
-ffffffff8010820a:	{jcc}    ffffffff801081c3 <irq_dispatch+0x63>
-ffffffff8010820c:	pop    %rbx
-ffffffff8010820d:	jmp    ffffffff80112160 <irqentry_exit_cond_resched>
-"""
-
-
-# irq_dispatch() with two paths: the return to user mode, which loads the
-# count to check it, and the exit to kernel code (a student's), whose
-# compare's answer is kept by sete and tested again.
-TWO_PATHS = """ffffffff80108160 <irq_dispatch>:
-ffffffff80108192:	testb  $0x3,0x90(%rbx)
-ffffffff80108199:	je     ffffffff801081d0 <irq_dispatch+0x70>
-ffffffff801081b0:	mov    %gs:0x8,%eax
-ffffffff801081b8:	cmp    $0x80000000,%eax
-ffffffff801081bd:	jne    ffffffff801082e0 <irq_dispatch+0x180>
-ffffffff801081c3:	pop    %rbx
-ffffffff801081cb:	ret
-ffffffff801081d0:	testb  $0x2,0x99(%rbx)
-ffffffff801081d7:	je     ffffffff801081c3 <irq_dispatch+0x63>
-{exit}
-ffffffff801081f1:	jmp    ffffffff80113f30 <irqentry_exit_cond_resched>
-ffffffff801082e0:	jmp    ffffffff8010f110 <exit_to_user_mode_bad_count>
-"""
-
-
-def quoted(exit_path: str) -> list[str]:
-    return checks.check_exit(checks.parse_objdump(TWO_PATHS.format(exit=exit_path)))
-
-
-def test_quotes(tmp) -> list[str]:
-    """Each message quotes the instructions on the student's own path."""
-    problems = []
-    got = quoted("ffffffff801081d9:\tcmpl   $0x0,%gs:0x8\nffffffff801081e2:\tsete   %al\n"
-                 "ffffffff801081e5:\ttest   %al,%al\n"
-                 "ffffffff801081e7:\tje     ffffffff801081c3 <irq_dispatch+0x63>")
-    if len(got) != 1 or "`cmpl $0x0,%gs:0x8; sete %al; test %al,%al; je`" not in got[0] or \
-            "keeps the compare's answer (`sete %al`)" not in got[0] or "%eax" in got[0]:
-        problems.append(f"cmpl; sete; test; je: {got}")
-    got = quoted("ffffffff801081d9:\tmov    %gs:0x8,%edx\nffffffff801081e2:\tmov    $0x1,%ecx\n"
-                 "ffffffff801081e5:\ttest   %edx,%edx\n"
-                 "ffffffff801081e7:\tjne    ffffffff801081c3 <irq_dispatch+0x63>")
-    if len(got) != 1 or "`mov %gs:0x8,%edx; test %edx,%edx; jne`" not in got[0] or \
-            "loads the count first (`mov %gs:0x8,%edx`)" not in got[0]:
-        problems.append(f"mov; test; jne: {got}")
-    got = quoted("ffffffff801081d9:\tnop")
-    if len(got) != 1 or "no conditional jump" in got[0] or "`testb $0x2,0x99(%rbx); je`" not in \
-            got[0]:
-        problems.append(f"the IF test alone: {got}")
-    fold = ("mov    %gs:0x8,%eax\nffffffff80112018:\tand    $0x7fffffff,%eax\n"
-            "ffffffff8011201a:\tmov    %eax,%gs:0x8")
-    got = fold_problems(fold)
-    if not any("`mov %gs:0x8,%eax; and $0x7fffffff,%eax; mov %eax,%gs:0x8` stores" in p
-               for p in got):
-        problems.append(f"a load, an and, a store: {got}")
-    return problems
-
-
-def fold_problems(fold: str, sender: str = "andl   $0x7fffffff,%gs:0x8") -> list[str]:
-    return checks.check_fold(checks.parse_objdump(FOLD_OK.format(fold=fold, sender=sender)))
-
-
-def test_checks(tmp) -> list[str]:
-    problems = []
-    for fold in ("andl   $0x7fffffff,%gs:0x8", "btrl   $0x1f,%gs:0x8", "andb   $0x7f,%gs:0xb"):
-        if fold_problems(fold):
-            problems.append(f"a right fold fails: {fold}: {fold_problems(fold)}")
-    for fold, words in (("lock andl $0x7fffffff,%gs:0x8", "locked fold"),
-                        ("mov    %eax,%gs:0x8", "a load, a change and a store"),
-                        ("orl    $0x80000000,%gs:0x8", "does not clear bit 31"),
-                        ("andl   $0x7ffffffe,%gs:0x8", "does not clear bit 31"),
-                        ("nop", "never writes the count")):
-        got = fold_problems(fold)
-        if not any(words in p for p in got):
-            problems.append(f"{fold}: {got}, expected {words!r}")
-    got = fold_problems("andl   $0x7fffffff,%gs:0x8", "lock andl $0x7fffffff,0x8(%rax)")
-    if not any("requesting CPU" in p for p in got):
-        problems.append(f"a fold from the sender passes: {got}")
-    ok = EXIT.format(test="cmpl   $0x0,%gs:0x8", jcc="jne")
-    if checks.check_exit(checks.parse_objdump(ok)):
-        problems.append(f"the one compare fails: {checks.check_exit(checks.parse_objdump(ok))}")
-    for test, jcc, words in (("test   %eax,%eax", "jne", "not one compare"),
-                             ("cmpl   $0x80000000,%gs:0x8", "jne", "whether the whole count"),
-                             ("cmpl   $0x0,%gs:0x8", "je", "when the count is not 0")):
-        got = checks.check_exit(checks.parse_objdump(EXIT.format(test=test, jcc=jcc)))
-        if not any(words in p for p in got):
-            problems.append(f"{test}; {jcc}: {got}, expected {words!r}")
-    none = EXIT.replace("irqentry_exit_cond_resched", "something_else").format(
-        test="cmpl   $0x0,%gs:0x8", jcc="jne")
-    if not any("never calls" in p for p in checks.check_exit(checks.parse_objdump(none))):
-        problems.append("an exit that never preempts passes")
-    return problems
-
-
 LOG = """[    1.0] 0: boot
 KTAP version 1
 1..1
@@ -362,7 +254,8 @@ def test_heldout(tmp) -> list[str]:
     if got != [("one", 2, "lab_l3_extra", heldout.VISIBILITY, True),
                ("two", 1, "lab_l3_extra", "hidden", True)] \
             or heldout.suites_of(merged) != ["lab_l3", "lab_l3_extra"] \
-            or list(good.files) != [f"{heldout.DEST}/extra.c"] or len(labs["L3"].cases) != 4:
+            or list(good.files) != [f"{heldout.DEST}/extra.c"] or \
+            len(labs["L3"].cases) != len(labmod.load_rubric(ROOT)["L3"].cases):
         problems.append(f"a good folder: {got}, {heldout.suites_of(merged)}, {good.files}")
     example = heldout.load(os.path.join(ROOT, "tests", "labs", "held-out-example"), labs, ROOT)
     if [c.name for c in example.cases.get("L3", [])] != ["request_from_the_other_cpu"]:
@@ -406,17 +299,18 @@ def test_gradescope(tmp) -> list[str]:
     entries = [{"case": c.name, "status": "pass" if i else "fail", "points": c.points if i else 0,
                 "max": c.points, "host": c.host, "diagnostics": ["seed 1: wrong"],
                 "rerun": f"make grade CASE={c.name}"} for i, c in enumerate(lab.cases)]
-    obj = gradescope.results(lab, entries, ["make grade: lab L3"], "score L3: 9/12")
+    want = lab.points - lab.cases[0].points
+    obj = gradescope.results(lab, entries, ["make grade: lab L3"], f"score L3: {want}/12")
     problems = [f"make grade's: {p}" for p in gradescope.validate(obj)]
     first, last = obj["tests"][0], obj["tests"][-1]
-    if obj["score"] != 9 or first["status"] != "failed" or "# seed 1: wrong" not in \
+    if obj["score"] != want or first["status"] != "failed" or "# seed 1: wrong" not in \
             first["output"] or "rerun: make grade" not in first["output"] or \
             last["visibility"] != heldout.VISIBILITY or obj["output"] != \
-            "make grade: lab L3\nscore L3: 9/12":
+            f"make grade: lab L3\nscore L3: {want}/12":
         problems.append(f"make grade's results.json: {obj}")
     doctored = [(lambda o: o["tests"][0].pop("visibility"), "no visibility"),
                 (lambda o: o["tests"][1].update(score=5), "not within 0..3"),
-                (lambda o: o.update(score=10), "not the tests' sum"),
+                (lambda o: o.update(score=o["score"] + 1), "not the tests' sum"),
                 (lambda o: o["tests"][2].update(visibility="secret"), "is not one of"),
                 (lambda o: o["tests"][3].update(name=o["tests"][2]["name"]), "given twice"),
                 (lambda o: o["tests"][0].update(max_score=True), "not both numbers"),
@@ -456,9 +350,9 @@ def test_gradescope(tmp) -> list[str]:
 
 
 TESTS = [("lab-holes", test_holes), ("lab-skeleton", test_skeleton), ("lab-leaks", test_leaks),
-         ("lab-rubric", test_rubric), ("lab-checks", test_checks), ("lab-log", test_log),
-         ("lab-tree", test_tree), ("lab-heldout", test_heldout),
-         ("lab-gradescope", test_gradescope), ("lab-quotes", test_quotes)]
+         ("lab-rubric", test_rubric), ("lab-log", test_log), ("lab-tree", test_tree),
+         ("lab-heldout", test_heldout), ("lab-gradescope", test_gradescope)] + \
+    lab_checks_selftest.TESTS
 
 
 def main(names: list[str]) -> int:

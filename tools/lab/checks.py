@@ -17,6 +17,14 @@ Where the lesson is an instruction, the instruction is graded.
       (cmpl $0x0,%gs:0x8, or testl $0xffffffff,%gs:0x8), taken towards
       the call when the count is 0.
 
+  flag_set_is_one_locked_instruction (L3)
+      resched_curr() and resched_curr_lazy() (__resched_curr() inlined)
+      set TIF_NEED_RESCHED (bit 0 of struct thread's flags, at
+      THREAD_flags of build/fold_offsets.py) with a locked read-modify-
+      write (lock or, lock bts, a lock cmpxchg loop), and every write to
+      the flags there is one: any CPU writes them (a request, a signal,
+      the target's schedule() clearing its flags).
+
 Each check returns the lines to show: empty when it passes. A line
 quotes the instructions it judged, from the student's own path through
 the function (tools/lab/disasm.py's feeding(): what sets the flags a
@@ -26,6 +34,7 @@ instruction of another path that happens to come before it in memory.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 
@@ -208,8 +217,75 @@ def check_exit(funcs: dict[str, list[Insn]]) -> list[str]:
     return problems
 
 
+REQUESTERS = ("resched_curr", "resched_curr_lazy", "__resched_curr")
+TIF_NEED_RESCHED = 1 << 0      # kernel/preempt.h
+STACK = {"%rsp", "%rbp", "%rip"}
+
+
+def flags_memory(op: str, offset: int) -> bool:
+    """A thread's flags: offset(%reg), a base register alone, no %gs, no stack."""
+    m = re.fullmatch(r"(-?0x[0-9a-f]+|-?\d+)?\((%[a-z0-9]+)\)", op)
+    return bool(m) and m.group(2) not in STACK and int(m.group(1) or "0", 0) == offset
+
+
+def sets_need_resched(insns: list[Insn], k: int) -> bool:
+    """Does the locked insns[k] set bit TIF_NEED_RESCHED? An or/bts with it
+    as immediate, or a cmpxchg whose new value an or with it made."""
+    i = insns[k]
+    v = imm(i.operands[0]) if len(i.operands) == 2 else None
+    if i.base == "or" and v is not None:
+        return bool(v & TIF_NEED_RESCHED)
+    if i.base == "bts" and v is not None:
+        return TIF_NEED_RESCHED == 1 << v
+    if i.base == "cmpxchg":
+        chain, _ = feeding(insns, k)
+        return any(insns[c].base == "or" and (imm(insns[c].operands[0]) or 0) & TIF_NEED_RESCHED
+                   for c in chain)
+    return False
+
+
+def check_request(funcs: dict[str, list[Insn]], flags_offset: int = 0) -> list[str]:
+    if "resched_curr" not in funcs:
+        return ["fold.elf has no function resched_curr"]
+    problems, locked_sets = [], 0
+    for f in (f for f in REQUESTERS if f in funcs):
+        insns = funcs[f]
+        for k, i in enumerate(insns):
+            if len(i.operands) != 2 or not flags_memory(i.operands[-1], flags_offset) or \
+                    i.base in READ_ONLY or i.is_jump:
+                continue
+            if i.base == "mov":
+                chain, _ = feeding(insns, k)
+                problems.append(f"{f}(): {quote(insns, chain + [k])}: the thread's flags "
+                                "loaded, changed and stored back: a flag another CPU writes "
+                                "between the load and the store (its own request, a signal, "
+                                "the target's schedule() clearing them) is lost; one locked "
+                                "read-modify-write sets it (lock orq $0x1: __atomic_fetch_or())")
+            elif "lock" not in i.prefixes and i.base != "xchg":
+                problems.append(f"{f}(): `{i.text}` writes the thread's flags without a lock "
+                                "prefix: another CPU's write between its read and its write "
+                                "is lost (lock orq: __atomic_fetch_or())")
+            elif sets_need_resched(insns, k):
+                locked_sets += 1
+    if not locked_sets and not problems:
+        problems.append("resched_curr() never sets TIF_NEED_RESCHED in the thread's flags "
+                        "with a locked instruction; it calls " + calls(funcs["resched_curr"]))
+    return problems
+
+
+def thread_flags_offset(elf: str) -> int:
+    """offsetof(struct thread, flags), from build/fold_offsets.py (0)."""
+    try:
+        with open(os.path.join(os.path.dirname(elf), "fold_offsets.py")) as f:
+            m = re.search(r"^THREAD_flags = (\d+)$", f.read(), re.M)
+        return int(m.group(1)) if m else 0
+    except OSError:
+        return 0
+
+
 CHECKS = {"fold_is_one_unlocked_instruction": check_fold,
-          "exit_test_is_one_compare": check_exit}
+          "exit_test_is_one_compare": check_exit,
+          "flag_set_is_one_locked_instruction": check_request}
 
 
 def run(case: str, elf: str, objdump: str = "objdump") -> list[str]:
@@ -217,4 +293,6 @@ def run(case: str, elf: str, objdump: str = "objdump") -> list[str]:
         funcs = disassemble(elf, objdump)
     except (OSError, subprocess.CalledProcessError) as e:
         return [f"objdump -d {elf} failed: {e}"]
+    if case == "flag_set_is_one_locked_instruction":
+        return check_request(funcs, thread_flags_offset(elf))
     return CHECKS[case](funcs)

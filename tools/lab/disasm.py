@@ -170,18 +170,22 @@ def written_regs(i: Insn) -> set[str]:
     return out
 
 
-def read_regs(i: Insn) -> set[str]:
+def read_regs(i: Insn, addresses: bool = True) -> set[str]:
+    """The registers i reads: as values, and (addresses) to address memory."""
     ops = i.operands
     if not ops:
         return set()
     last = ops[-1]
     pure = i.base.startswith(PURE_WRITES) or i.mnemonic.startswith("set") or \
         (i.base == "xor" and len(ops) == 2 and ops[0] == ops[1])
+
+    def regs(op: str) -> set[str]:
+        return regs_in(op) if addresses or is_reg(op) else set()
     out = set()
     for op in ops[:-1]:
-        out |= regs_in(op)
+        out |= regs(op)
     if not is_reg(last) or not pure:
-        out |= regs_in(last)      # a memory operand's address, or a register read and written
+        out |= regs(last)         # a memory operand's address, or a register read and written
     if i.base == "cmpxchg":
         out.add("a")
     return out
@@ -204,9 +208,10 @@ def feeding(insns: list[Insn], k: int, flags: bool = False, regs: set[str] | Non
     """The instructions before insns[k] on its own straight path (back to
     a jump target, a call, or an instruction nothing falls through) whose
     results insns[k] uses: its flags if flags, the registers regs (default
-    what insns[k] reads). Returns their indices in order, and whether
-    something it uses was set before that path began (elsewhere)."""
-    need = set(read_regs(insns[k]) if regs is None else regs)
+    what insns[k] reads as values). Values only: a register that only
+    addresses memory is not followed. Returns their indices in order, and
+    whether something it uses was set before that path began (elsewhere)."""
+    need = set(read_regs(insns[k], False) if regs is None else regs)
     need_flags = flags
     targets = labels(insns)
     chain = []
@@ -221,7 +226,7 @@ def feeding(insns: list[Insn], k: int, flags: bool = False, regs: set[str] | Non
             need -= hit
             if writes_flags(i):
                 need_flags = False
-            need |= read_regs(i)
+            need |= read_regs(i, False)
             need_flags |= reads_flags(i)
         if i.addr in targets:
             break

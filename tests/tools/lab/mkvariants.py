@@ -131,6 +131,7 @@ what: a remote request sets the flag but sends no IPI
 expect: fail
 fails: remote_request_sends_one_ipi 0 IPIs sent
 fails: halted_idle_gets_an_ipi 0 IPIs sent
+fails: request_from_the_other_cpu 0 IPIs sent
 ''', 'L3', [
  ('sched/core.c', lambda s: replace_stub(s, '__resched_curr',
   '\tu64 old = __atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);\n\tif (cpu == raw_smp_processor_id()) {\n\t\tset_preempt_need_resched();\n\t\treturn;\n\t}\n\tif (old & _TIF_POLLING_NRFLAG)\n\t\tthis_cpu_stat_inc(resched_ipi_avoided);\n\t/* the target will see the flag soon enough */')),
@@ -165,4 +166,50 @@ fails: normal_wakeup_waits_for_the_tick the run bailed out
  ('sched/wake.c', lambda s: replace_stub(s, 'scheduler_tick',
   '\tif (READ_ONCE(curr->flags) & _TIF_NEED_RESCHED_LAZY) {\n\t\tthis_cpu_stat_inc(lazy_promoted);\n\t\tresched_curr(cpu);\n\t\twhile (READ_ONCE(curr->flags) & _TIF_NEED_RESCHED_LAZY)\n\t\t\t; /* until it is served */\n\t}')),
 ])
+# L1: a fold that also clears TIF_NEED_RESCHED in the thread: the count
+# folds, but a thread interrupted in user mode goes back there unserved
+write('L1-fold-clears-flag.patch', '''lab: L1
+what: the fold moves the flag into the count: it clears TIF_NEED_RESCHED in the thread too
+expect: fail
+fails: fold_copies_the_flag cleared TIF_NEED_RESCHED in the thread
+fails: user_request_served_at_return at the IPI's return to user mode
+''', 'L1', [
+ ('kernel/preempt.h', lambda s: replace_stub(s, 'preempt_fold_need_resched',
+  '\tif (!tif_need_resched())\n\t\treturn false;\n\t/* moved into the count: the thread\'s copy is done with */\n\t__atomic_fetch_and((volatile u64 *)this_cpu_read(current), ~_TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);\n\tset_preempt_need_resched();\n\treturn true;')),
+ ('arch/x86_64/preempt/folded.h', lambda s: replace_stub(s, 'preempt_model_scheduler_ipi',
+  '\tif (preempt_fold_need_resched())\n\t\tthis_cpu_stat_inc(folds);')),
+])
+# L3: the flag set by a load, an or and a store: right on one CPU, and a
+# lost write when another CPU writes the flags in between
+write('L3-plain-flag-store.patch', '''lab: L3
+what: TIF_NEED_RESCHED set by READ_ONCE and WRITE_ONCE: a load, an or, a store
+expect: fail
+fails: flag_set_is_one_locked_instruction loaded, changed and stored back
+''', 'L3', [
+ ('sched/core.c', lambda s: replace_stub(s, '__resched_curr',
+  '\tu64 old = READ_ONCE(curr->flags);\n\tWRITE_ONCE(curr->flags, old | _TIF_NEED_RESCHED);\n\tif (cpu == raw_smp_processor_id()) {\n\t\tset_preempt_need_resched();\n\t\treturn;\n\t}\n\tif (old & _TIF_NEED_RESCHED)\n\t\treturn;\n\tpreempt_model_resched_remote(cpu);\n\tif (old & _TIF_POLLING_NRFLAG) {\n\t\tthis_cpu_stat_inc(resched_ipi_avoided);\n\t\treturn;\n\t}\n\tthis_cpu_stat_inc(resched_ipi_sent);\n\tsmp_send_reschedule(cpu);')),
+])
+# L4: every lazy request counted, a pending one's too
+write('L4-lazy-counted-twice.patch', '''lab: L4
+what: resched_lazy counted for every lazy request, one already pending too
+expect: fail
+fails: lazy_request_sets_only_the_flag the first still pending, counted
+''', 'L4', [
+ ('sched/core.c', lambda s: replace_stub(replace_stub(s, 'lazy_request_ok',
+   '\treturn preempt_mode_lazy() && curr != rqs[cpu].idle && curr->prio == PRIO_NORMAL;'),
+   '__resched_curr',
+   '\t\t__atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED_LAZY, __ATOMIC_SEQ_CST);\n\t\tthis_cpu_stat_inc(resched_lazy);\n\t\treturn;')),
+ ('sched/wake.c', lambda s: replace_stub(s, 'scheduler_tick',
+  '\tu64 flags = READ_ONCE(curr->flags);\n\tif (flags & _TIF_NEED_RESCHED_LAZY) {\n\t\tif (!(flags & _TIF_NEED_RESCHED))\n\t\t\tthis_cpu_stat_inc(lazy_promoted);\n\t\tresched_curr(cpu);\n\t}')),
+])
+# L5: the sender's test without EXIT_TO_USER_MODE_WORK: a killed sender
+# blocks by the fast path (handoff_ok() still sends a reschedule slow)
+def l5_no_work(s):
+    s = replace_stub(s, 'ipc_fastpath', '\tif (regs->rsi & TAG_SLOW)\n\t\treturn slow;')
+    return replace_stub(s, 'ipc_fastpath', '\tif (!ipc_partner_here(me, to->t, cpu))\n\t\tgoto out_ipc;')
+write('L5-ignores-pending-work.patch', '''lab: L5
+what: the sender's test is the tag's alone: work pending for the sender is not looked at
+expect: fail
+fails: pending_work_takes_the_slow_path which acts on the signal before the sender blocks
+''', 'L5', [('ipc/fastpath.c', l5_no_work)])
 shutil.rmtree(TMP)
