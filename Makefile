@@ -355,13 +355,14 @@ check-paths:
 	$(Q)python3 tests/check-paths --self-test
 	$(Q)python3 tests/check-paths
 
-# The edit loop: the host unit tests, the two checks above, and the rows
+# The edit loop: the host unit tests, the two checks above, the docs' code
+# excerpts against the source (tests/docs.mk), and the rows
 # of tests/configs tagged check (each count model once, every mode once,
 # one user-space and one IPC row), two at a time.
 CHECK_JOBS ?= 2
 check: tools
 	$(Q)$(MAKE) -s host-test
-	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths
+	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths check-excerpts
 	$(Q)python3 tests/run --group check -j $(CHECK_JOBS) $(TESTFLAGS)
 
 # The harness runs last: its closing line is the run's "N passed, N failed".
@@ -487,7 +488,10 @@ help:
 	@echo "  lab-check      every lab's skeleton fails its own cases and passes the others, the reference"
 	@echo "                 scores full marks, tests/tools/lab/variants grade as they say"
 	@echo "  check-docs     run every output excerpt of README.md and docs/ (tests/check-docs, cram; in make test)"
-	@echo "  docs-update    rewrite those excerpts from fresh output (cram -i -y), then review the diff"
+	@echo "                 and compare every code excerpt with the source"
+	@echo "  check-excerpts the docs' code excerpts against the source, with a self-test (no QEMU; in make check)"
+	@echo "  docs-update    rewrite those excerpts from fresh output (cram -i -y) and the code ones from"
+	@echo "                 the source, then review the diff"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"
 	@echo "  user           only the user programs: every user/*.c -> $(BUILD)/user/NAME.elf"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
