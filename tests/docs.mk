@@ -12,10 +12,12 @@
 #
 #   make check-docs     the self-test (a doctored copy must fail), then
 #                       every excerpt of README.md and docs/*.md
-#   make check-excerpts the code excerpts alone, with their self-test (no
+#   make check-excerpts the code excerpts and the figures sourced from
+#                       docs/EXPERIMENTS.md alone, with their self-test (no
 #                       build, no QEMU: under a second; in make check)
-#   make docs-update    rewrite the excerpts from fresh output and the code
-#                       excerpts from the source; review the diff (git diff
+#   make docs-update    rewrite the excerpts from fresh output, the code
+#                       excerpts from the source and the figures from
+#                       docs/EXPERIMENTS.md; review the diff (git diff
 #                       README.md docs/) before committing
 #
 # check-docs and docs-update need the build: the output excerpts read

@@ -134,10 +134,10 @@ def test_docs(tmp) -> list[str]:
         os.makedirs(os.path.join(root, "docs"), exist_ok=True)
         with open(os.path.join(root, "k", "x.c"), "w") as f:
             f.write(text)
-    problems = [f"the reference's excerpt: {e}" for e in excerpts.check(ref, "docs/a.md", doc)[1]]
-    new, bad = labmod.skeleton_doc(ref, "docs/a.md", doc, {"k/x.c": (out, where)})
+    problems = [f"the reference's excerpt: {e}" for e in excerpts.check(ref, "docs/NAME.md", doc)[1]]
+    new, bad = labmod.skeleton_doc(ref, "docs/NAME.md", doc, {"k/x.c": (out, where)})
     problems += [f"skeleton_doc(): {e}" for e in bad]
-    problems += [f"the skeleton's excerpt: {e}" for e in excerpts.check(skel, "docs/a.md", new)[1]]
+    problems += [f"the skeleton's excerpt: {e}" for e in excerpts.check(skel, "docs/NAME.md", new)[1]]
     if "lab_hole(1" not in new or "`k/x.c:5`" not in new:
         problems.append(f"the excerpt shows no stub, or the wrong line: {new!r}")
     for text, want in ((new, 0), (doc, 2)):
