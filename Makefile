@@ -362,6 +362,7 @@ CHECK_JOBS ?= 2
 check: tools
 	$(Q)$(MAKE) -s host-test
 	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths
+	$(Q)$(MAKE) -s --no-print-directory explore-quick
 	$(Q)python3 tests/run --group check -j $(CHECK_JOBS) $(TESTFLAGS)
 
 # The harness runs last: its closing line is the run's "N passed, N failed".
@@ -378,6 +379,7 @@ test: tools
 	$(Q)$(MAKE) -s --no-print-directory $(BUILD)/compile_commands.json
 	$(Q)python3 tests/check-compdb --self-test --build $(BUILD)
 	$(Q)python3 tests/check-disasm
+	$(Q)$(MAKE) -s --no-print-directory explore
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
 	$(Q)$(MAKE) -s --no-print-directory test-replay
 	$(Q)$(MAKE) -s --no-print-directory bench-selftest
@@ -393,6 +395,7 @@ test: tools
 	$(Q)python3 tests/run -j $(TEST_JOBS) $(TESTFLAGS)
 
 -include tests/host/host.mk
+-include tests/explore/explore.mk
 -include tests/fuzz/fuzz.mk
 -include tools/gdb/gdb.mk
 -include tools/bench/bench.mk
