@@ -76,8 +76,11 @@ void rt_mutex_setprio(struct thread *t, int prio)
 	 * here: a boost, its end, and sched_setscheduler()'s. */
 	if (prio != old)
 		trace_event(sched_pi_setprio, t, prio);
-	/* On a run queue's list: runnable, and not the one running. */
-	bool queued = t->on_rq && rq->curr != t && READ_ONCE(t->state) == THREAD_RUNNING;
+	/* On a run queue's list: on the run queue and not the one running,
+	 * whatever its state. A thread preempted between setting
+	 * THREAD_SLEEPING and calling schedule() is on the list too: a
+	 * preemption never takes a thread off the run queue (__schedule()). */
+	bool queued = t->on_rq && rq->curr != t;
 	if (queued)
 		dequeue(rq, t);
 	t->prio = prio;

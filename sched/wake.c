@@ -59,6 +59,29 @@ static void check_preempt(struct rq *rq, struct thread *t, u32 cpu)
 		resched_curr_lazy(cpu);
 }
 
+/* Give woken t, RUNNING and on no list, to the run queue `to`: t->cpu
+ * changes with both run queues locked, so that whoever locks t's run
+ * queue by t->cpu (rt_mutex_setprio()'s lock_task_rq()) finds t either
+ * still on `from`, not queued, or on `to`. Linux holds p->pi_lock across
+ * set_task_cpu() for the same reason. Locks in CPU order, as idle
+ * pulling does: taking the lower one drops `from` for a moment, when
+ * nothing can queue or move t (its state is RUNNING, so no other waker
+ * acts, and it is on no list to pull). Returns `to`, locked; `from` is
+ * unlocked. */
+static struct rq *move_woken(struct thread *t, struct rq *from, struct rq *to)
+{
+	if (to > from) {
+		raw_spin_lock(&to->lock);
+	} else {
+		raw_spin_unlock(&from->lock);
+		raw_spin_lock(&to->lock);
+		raw_spin_lock(&from->lock);
+	}
+	t->cpu = (int)(to - rqs);
+	raw_spin_unlock(&from->lock);
+	return to;
+}
+
 /* Wake t if it is in `state` (Linux's try_to_wake_up()). A thread asleep
  * on a spinlock_t (THREAD_RTLOCK_WAIT, PREEMPT_RT only) keeps that sleep:
  * a wake-up for the state it saved turns the saved state RUNNING instead,
@@ -76,19 +99,19 @@ static __always_inline bool try_to_wake_up(struct thread *t, int state)
 			raw_spin_unlock(&rq->lock);
 			continue;
 		}
-		if (PREEMPT_RT && state != THREAD_RTLOCK_WAIT &&
-		    t->state == THREAD_RTLOCK_WAIT) {
-			bool woken = t->saved_state == state;
+		if (t->state != state) {
+			/* A wake-up for the state an rtlock wait saved goes to
+			 * the saved state, whatever the state is now: it is
+			 * RUNNING from wake_up_rtlock() until the lock is taken
+			 * and current_restore_rtlock_saved_state() puts the
+			 * saved state back (Linux's ttwu_state_match()). */
+			bool woken = PREEMPT_RT && state != THREAD_RTLOCK_WAIT &&
+				     t->saved_state == state;
 			if (woken)
 				t->saved_state = THREAD_RUNNING;
 			raw_spin_unlock(&rq->lock);
 			local_irq_restore(f);
 			return woken;
-		}
-		if (t->state != state) {
-			raw_spin_unlock(&rq->lock);
-			local_irq_restore(f);
-			return false;
 		}
 		__atomic_store_n(&t->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
 		if (t->on_rq) {
@@ -100,12 +123,8 @@ static __always_inline bool try_to_wake_up(struct thread *t, int state)
 		}
 		/* Off the run queue and, under this lock, off its CPU. */
 		u32 target = select_cpu(t);
-		if (target != cpu) {
-			raw_spin_unlock(&rq->lock);
-			rq = &rqs[target];
-			raw_spin_lock(&rq->lock);
-		}
-		t->cpu = (int)target;
+		if (target != cpu)
+			rq = move_woken(t, rq, &rqs[target]);
 		enqueue(rq, t, false);
 		trace_event(sched_wakeup, t, target);
 		check_preempt(rq, t, target);

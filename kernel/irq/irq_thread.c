@@ -1,5 +1,6 @@
 /* Threaded interrupt handlers: kernel/irq/irq_thread.h says what and why. */
 #include "kernel/irq/irq_thread.h"
+#include "kernel/locking/rtmutex.h"
 #include "kernel/cmdline.h"
 #include "kernel/preempt.h"
 #include "kernel/printk.h"
@@ -36,11 +37,19 @@ static void irq_thread_fn(void *arg)
 	}
 }
 
+/* Serialises the starts (Linux's irq_desc request_mutex): two binds of one
+ * line at once would both see no thread, and the second would make a
+ * thread of its own and re-initialise the wait queue the first thread
+ * sleeps on. A sleeping lock: thread_create() may sleep. */
+static DEFINE_RT_MUTEX(irq_request_mutex);
+
 int irq_thread_start(struct irq_thread *it, u32 irq, const char *name,
 		     void (*fn)(void *arg), void *arg)
 {
+	int ret = 0;
+	rt_mutex_lock(&irq_request_mutex);
 	if (it->t)
-		return 0;
+		goto out;
 	char tname[THREAD_NAME_LEN];
 	snprintf(tname, sizeof(tname), "irq/%u-%s", irq, name);
 	it->fn = fn;
@@ -48,12 +57,16 @@ int irq_thread_start(struct irq_thread *it, u32 irq, const char *name,
 	it->pending = 0;
 	wait_queue_init(&it->wq);
 	struct thread *t = thread_create(irq_thread_fn, it, tname, IRQ_THREAD_PRIO, 0);
-	if (!t)
-		return -ENOMEM;
-	it->t = t;
+	if (!t) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	WRITE_ONCE(it->t, t);
 	pr_info("irq: IRQ %u's handler runs in thread %s (id %u), FIFO %d\n", irq, tname,
 		t->id, IRQ_THREAD_PRIO);
-	return 0;
+out:
+	rt_mutex_unlock(&irq_request_mutex);
+	return ret;
 }
 
 void irq_thread_wake(struct irq_thread *it)

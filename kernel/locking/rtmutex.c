@@ -32,6 +32,16 @@ static struct rt_mutex_waiter *top_waiter(const struct rt_mutex *m)
 	return list_first_entry(&m->waiters, struct rt_mutex_waiter, node);
 }
 
+/* Wake m's top waiter to take m, in the state it sleeps in. */
+static void wake_top_waiter(struct rt_mutex *m)
+{
+	struct rt_mutex_waiter *top = top_waiter(m);
+	if (top->wake_state == THREAD_RTLOCK_WAIT)
+		wake_up_rtlock(top->task);
+	else
+		wake_up_thread(top->task);
+}
+
 /* Highest priority first; a waiter goes behind those of its priority. */
 static void waiter_enqueue(struct rt_mutex *m, struct rt_mutex_waiter *w)
 {
@@ -68,8 +78,14 @@ static void adjust_chain(struct rt_mutex *m)
 {
 	for (u32 depth = 0; m && depth < RT_MUTEX_MAX_CHAIN; depth++) {
 		struct thread *o = rt_mutex_owner(m);
-		if (!o)
-			return; /* released: its top waiter is on its way */
+		/* Released, its top waiter woken to take it: but the walk may
+		 * have just put another waiter on top, one that outranks the
+		 * woken one, which will go back to sleep. Wake the top waiter
+		 * now, as Linux's chain walk does where it finds no owner. */
+		if (!o) {
+			wake_top_waiter(m);
+			return;
+		}
 		/* m has waiters: it counts toward o's priority. */
 		if (has_waiters(m) && list_empty(&m->held_node))
 			list_add_tail(&m->held_node, &o->pi_locks);
@@ -177,11 +193,21 @@ int rt_mutex_slowlock(struct rt_mutex *m, int state)
 			   m->name ? m->name : "?");
 		return -EDEADLK;
 	}
+	/* Shut the fast path before looking at the owner: from here on the
+	 * owner unlocks m only through rt_mutex_slowunlock(), which waits
+	 * for rt_mutex_pi_lock, so it cannot unlock, exit and be freed while
+	 * the cycle check reads it (Linux's mark_rt_mutex_waiters() before
+	 * try_to_take_rt_mutex()). Every owner further along the chain owns
+	 * a lock with a waiter, so its bit is set already. try_to_take()
+	 * clears the bit again if it takes a lock with no waiters. */
+	__atomic_fetch_or(&m->owner, RT_MUTEX_HAS_WAITERS, __ATOMIC_RELAXED);
 	if (try_to_take(m, me, NULL)) {
 		raw_spin_unlock_irqrestore(&rt_mutex_pi_lock, f);
 		return 0;
 	}
 	if (chain_is_cycle(me, m)) {
+		if (!has_waiters(m)) /* nobody else sleeps on it: open the fast path */
+			__atomic_fetch_and(&m->owner, ~RT_MUTEX_HAS_WAITERS, __ATOMIC_RELAXED);
 		raw_spin_unlock_irqrestore(&rt_mutex_pi_lock, f);
 		return -EDEADLK;
 	}
@@ -189,7 +215,6 @@ int rt_mutex_slowlock(struct rt_mutex *m, int state)
 	w.prio = me->prio;
 	waiter_enqueue(m, &w);
 	me->pi_blocked_on = &w;
-	__atomic_fetch_or(&m->owner, RT_MUTEX_HAS_WAITERS, __ATOMIC_RELAXED);
 	adjust_chain(m);
 
 	/* Marked asleep under the lock the unlocker wakes under: its
@@ -220,11 +245,7 @@ static void rt_mutex_slowunlock(struct rt_mutex *m, struct thread *me)
 	 * waiter wakes to take it. */
 	if (has_waiters(m)) {
 		__atomic_store_n(&m->owner, RT_MUTEX_HAS_WAITERS, __ATOMIC_RELEASE);
-		struct rt_mutex_waiter *top = top_waiter(m);
-		if (top->wake_state == THREAD_RTLOCK_WAIT)
-			wake_up_rtlock(top->task);
-		else
-			wake_up_thread(top->task);
+		wake_top_waiter(m);
 	} else {
 		__atomic_store_n(&m->owner, 0, __ATOMIC_RELEASE);
 	}
