@@ -59,6 +59,10 @@ static void reset(const struct ex_scenario *sc)
 	memset(edeadlk, 0, sizeof(edeadlk));
 	event = 0;
 	shim_reset(thp, sc->nthreads, all_locks, NLOCKS + 1);
+	/* rtmutex.c's own PI check, outside the threads (no points): it
+	 * also makes the shim meet rt_mutex_pi_lock, which B waits on. */
+	if (rt_mutex_check_pi())
+		fprintf(stderr, "explore: rt_mutex_check_pi() fails at the start\n");
 }
 
 /* ---- the scripts' operations ---- */
@@ -89,6 +93,13 @@ static bool is_set(const void *arg)
 	return *(const int *)arg != 0;
 }
 
+/* B's wait: thread t has gone to sleep on an rt_mutex (it may be awake
+ * again). A read of rt_mutex_pi_lock, whose release ended that step. */
+static bool has_slept(const void *arg)
+{
+	return shim_slept_on_lock((int)((const struct thread *)arg - th));
+}
+
 static void set_state(int state)
 {
 	struct thread *me = &th[ex_self()];
@@ -99,6 +110,7 @@ static void set_state(int state)
 
 /* One word of a script: L0 lock, U0 unlock, T0 trylock, S1 signal flag
  * 1, W1 wait for it, P2=40 sched_setscheduler(thread 2, 40), and for
+ * B2 wait until thread 2 has slept on an rt_mutex, and for
  * the spinlock_t: K spin_lock(S), k spin_unlock(S), Z prepare to wait
  * (state SLEEPING), Y wait for the event (schedule() unless it came),
  * E2 the event, then wake_up_thread(thread 2). A lock or trylock that
@@ -154,6 +166,11 @@ static void run_script(int self)
 			ex_activity("wait for flag %d", n);
 			ex_point1(&flag[n], EX_READ, is_set, &flag[n]);
 			ex_log("sees flag %d", n);
+			break;
+		case 'B':
+			ex_activity("wait until %s sleeps on a lock", th[n].name);
+			ex_point1(shim_pi_lock(), EX_READ, has_slept, &th[n]);
+			ex_log("sees that %s went to sleep on a lock", th[n].name);
 			break;
 		case 'P':
 			ex_activity("sched_setscheduler(%s, %d)", th[n].name, v);
@@ -311,8 +328,8 @@ const struct ex_scenario rtmutex_scenarios[] = {
 		 T("O", 1, "L0 L1 S0 U0 U1"), T("W", 10, "W0 L0 U0"), T("X", 30, "W0 L1 U1")),
 	SCENARIO("chain3", "a chain of three owners boosted by one waiter", false, 0,
 		 LOCKS("L0", "L1", "L2"),
-		 T("D", 1, "L2 S0 U2"), T("C", 2, "L1 S1 W0 L2 U2 U1"),
-		 T("B", 3, "L0 W1 L1 U1 U0"), T("A", 30, "W1 L0 U0")),
+		 T("D", 1, "L2 S0 B2 U2"), T("C", 2, "W0 L1 S1 L2 U2 U1"),
+		 T("B", 3, "W1 L0 S2 L1 U1 U0"), T("A", 30, "B2 L0 U0")),
 	SCENARIO("setscheduler-walk", "sched_setscheduler() of a waiter during a chain walk",
 		 false, 0, LOCKS("L0", "L1"),
 		 T("C", 1, "L1 S0 U1"), T("B", 2, "W0 L0 L1 U1 U0"), T("A", 10, "W0 L0 U0"),
@@ -341,7 +358,7 @@ const struct ex_scenario rtmutex_scenarios[] = {
 		 T("T", 10, "Z K k Y"), T("U", 20, "K k"), T("V", 5, "E0")),
 	SCENARIO("adjust-chain-wake", "O releases L while X boosts Z, L's waiter behind W",
 		 true, 0, LOCKS("L", "L0"),
-		 T("O", 1, "L0 S0 U0"), T("W", 10, "W0 L0 U0"),
-		 T("Z", 5, "L1 S1 W0 L0 U0 U1"), T("X", 30, "W1 L1 U1")),
+		 T("O", 1, "L0 S0 B1 B2 U0"), T("W", 10, "W0 L0 U0"),
+		 T("Z", 5, "L1 S1 W0 L0 U0 U1"), T("X", 30, "B2 L1 U1")),
 };
 const int rtmutex_nscenarios = sizeof(rtmutex_scenarios) / sizeof(rtmutex_scenarios[0]);

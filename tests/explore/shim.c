@@ -23,6 +23,7 @@ static int nlocks;
 static raw_spinlock_t *raws[8];
 static int nraws, held;
 static int deadlocks[EX_MAX_THREADS];
+static bool slept[EX_MAX_THREADS];
 
 void shim_reset(struct thread **t, int n, struct rt_mutex **l, int nl)
 {
@@ -34,6 +35,12 @@ void shim_reset(struct thread **t, int n, struct rt_mutex **l, int nl)
 		raws[i]->holder = 0;
 	held = 0;
 	memset(deadlocks, 0, sizeof(deadlocks));
+	memset(slept, 0, sizeof(slept));
+}
+
+bool shim_slept_on_lock(int i)
+{
+	return slept[i];
 }
 
 int shim_raw_locks_held(void) { return held; }
@@ -144,6 +151,11 @@ static bool raw_free(const void *arg)
 	return ((const raw_spinlock_t *)arg)->holder == 0;
 }
 
+raw_spinlock_t *shim_pi_lock(void)
+{
+	return nraws ? raws[0] : NULL;
+}
+
 void raw_spin_lock(raw_spinlock_t *l)
 {
 	int i;
@@ -151,6 +163,8 @@ void raw_spin_lock(raw_spinlock_t *l)
 		;
 	if (i == nraws && nraws < (int)(sizeof(raws) / sizeof(raws[0])))
 		raws[nraws++] = l;
+	if (ex_self() < 0)
+		return; /* the scenario's setup, outside the threads */
 	ex_point1(l, EX_WRITE, raw_free, l);
 	l->holder = ex_self() + 1;
 	held++;
@@ -159,6 +173,8 @@ void raw_spin_lock(raw_spinlock_t *l)
 
 void raw_spin_unlock(raw_spinlock_t *l)
 {
+	if (ex_self() < 0)
+		return;
 	ex_point1(l, EX_WRITE, NULL, NULL);
 	if (l->holder != ex_self() + 1) {
 		ex_fail("%s releases %s, which it does not hold", current_thread()->name, l->name);
@@ -204,6 +220,8 @@ void schedule(void)
 	if (holds_raw())
 		ex_fail("%s calls schedule() holding a raw spinlock", me->name);
 	ex_log("calls schedule() in state %s", shim_state_str(me->state));
+	if (me->pi_blocked_on)
+		slept[ex_self()] = true;
 	ex_point1((const void *)&me->state, EX_READ, is_running, me);
 	ex_log("runs on after schedule()");
 }

@@ -12,6 +12,13 @@ struct rt_mutex;
  * rt_mutexes whose owner words are scheduling points. Frees every raw
  * spinlock the code has taken so far: the start of an execution. */
 void shim_reset(struct thread **threads, int nthreads, struct rt_mutex **locks, int nlocks);
+/* The first raw spinlock taken: rtmutex.c's rt_mutex_pi_lock, the only
+ * one it has (NULL before it was ever taken). */
+struct raw_spinlock *shim_pi_lock(void);
+/* Thread i has gone to sleep on an rt_mutex in this run: called
+ * schedule() while it waits on one, in a section of rt_mutex_pi_lock's
+ * that its release ends. */
+bool shim_slept_on_lock(int i);
 /* Raw spinlocks held now, by anyone (0: a quiescent point). */
 int shim_raw_locks_held(void);
 /* "deadlock detected" reports printed by thread i in this run. */
