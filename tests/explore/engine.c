@@ -193,6 +193,7 @@ void ex_thread_abort(void)
 }
 
 int ex_self(void) { return running; }
+const char *ex_last_failure(void) { return failure; }
 const char *ex_thread_name(int t) { return sc->threads[t].name; }
 bool ex_thread_done(int t) { return threads[t].status == T_DONE; }
 
@@ -488,7 +489,7 @@ static void print_schedule(int len, const char *end_failure)
 		printf("  %4d. %s %s%s%s\n", d + 1, sc->threads[q].name, steps[d].act,
 		       steps[d].act[0] ? ": " : "", steps[d].text);
 	}
-	printf("  (%d preemptions)\n", preemptions);
+	printf("  (%d preemption%s)\n", preemptions, preemptions == 1 ? "" : "s");
 	if (o == END && end_failure)
 		printf("  FAILED: %s\n", end_failure);
 	else
@@ -514,6 +515,7 @@ struct ex_stats ex_explore(const struct ex_scenario *scenario, uint64_t max_exec
 				static char saved[512];
 				snprintf(saved, sizeof(saved), "%s", why);
 				why = saved;
+				ex_fail("%s", why);
 			}
 		} else if (o == PRUNED) {
 			st.pruned++;
@@ -523,6 +525,8 @@ struct ex_stats ex_explore(const struct ex_scenario *scenario, uint64_t max_exec
 			printf("VIOLATION in %s after %llu interleavings: %s\n", sc->name,
 			       (unsigned long long)st.executions, o == FAILED ? failure : why);
 			print_schedule(depth, why);
+			if (why)
+				ex_fail("%s", why); /* the replay cleared it */
 			break;
 		}
 		if (max_executions && st.executions + st.pruned >= max_executions) {

@@ -92,5 +92,7 @@ struct ex_stats {
  * that leads there, numbered step by step. max_executions bounds the
  * search (0: none); reaching it is a failure. */
 struct ex_stats ex_explore(const struct ex_scenario *sc, uint64_t max_executions);
+/* What the last violation was ("" if none). */
+const char *ex_last_failure(void);
 
 #endif

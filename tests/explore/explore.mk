@@ -24,8 +24,9 @@ EXPLORE_BUILD ?= $(or $(BUILD),build)/explore
 EXPLORE_CPPFLAGS = -iquote tests/explore/shim -I. -DPREEMPT_RT=1 \
 	-include tests/explore/shim/host.h -MMD -MP
 EXPLORE_KERNEL_SRCS := kernel/locking/rtmutex.c kernel/locking/spinlock_rt.c
-EXPLORE_SRCS := $(addprefix tests/explore/,engine.c shim.c rtmutex_scenarios.c \
-	fold_model.c fold_insn.c main.c)
+EXPLORE_SRCS := tests/explore/engine.c tests/explore/shim.c \
+	tests/explore/rtmutex_scenarios.c tests/explore/fold_model.c \
+	tests/explore/fold_insn.c tests/explore/main.c
 EXPLORE_OBJS := $(EXPLORE_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
 EXPLORE_KOBJS := $(EXPLORE_KERNEL_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
 EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/rtmutex.c
