@@ -25,9 +25,9 @@
  * stateless re-execution from the start, and its preference for running
  * on the thread that ran last, so that the first schedules tried and the
  * first counterexample found have few preemptions; we did not take its
- * preemption bound, because with DPOR the scenarios here finish without
- * one, and a bound would hide the deep schedules (the lost wake-up below
- * needs 4 switches). loom (tokio): the model of a program as real code
+ * preemption bound, because with DPOR every scenario here finishes
+ * without one in seconds, and exhaustive says more than "up to k
+ * preemptions". loom (tokio): the model of a program as real code
  * whose synchronisation calls are the scheduling points, replaced by a
  * shim, and DPOR over it. CDSChecker (Norris and Demsky, OOPSLA 2013) and
  * GenMC (Kokologiannakis et al.) also explore weak-memory behaviours
@@ -485,7 +485,7 @@ static void print_schedule(int len, const char *end_failure)
 			preemptions++;
 		prev = q;
 		if (!steps[d].text[0])
-			continue; /* a step with nothing to say (a thread's start) */
+			strcpy(steps[d].text, steps[d].lclock == 1 ? "starts" : "(no shared access)");
 		printf("  %4d. %s %s%s%s\n", d + 1, sc->threads[q].name, steps[d].act,
 		       steps[d].act[0] ? ": " : "", steps[d].text);
 	}
