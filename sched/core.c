@@ -18,7 +18,7 @@
  * the folded and percpu models can keep the count per CPU: the value is
  * the same on both sides of every switch (asserted: check_switch_count(),
  * sched/context_switch.h). The percpu model still saves and restores it,
- * as the seed patch did. */
+ * as the 2013 RFC patch did. */
 #include "sched/rq.h"
 #include "sched/context_switch.h"
 #include "sched/preempt_mode.h"

@@ -1,4 +1,4 @@
-/* COUNT=percpu: the seed patch ("[RFC] per-cpu preempt_count", LKML,
+/* COUNT=percpu: the 2013 RFC patch ("[RFC] per-cpu preempt_count", LKML,
  * 2013-08-12). The count moves from thread_info to a per-CPU variable at
  * %gs:8, so changing it is one instruction with no pointer to find, but
  * TIF_NEED_RESCHED is still only in the thread's flags (tif_flag.h):
@@ -36,7 +36,7 @@ static __always_inline bool arch_irqentry_exit_need_resched(void)
 	return should_resched(0); /* the count, then current->flags */
 }
 
-/* The seed patch's switch: the outgoing thread keeps its count, the
+/* The RFC patch's switch: the outgoing thread keeps its count, the
  * incoming one brings its own. */
 static __always_inline void preempt_model_switch(u32 *prev_saved, const u32 *next_saved)
 {

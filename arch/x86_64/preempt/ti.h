@@ -1,7 +1,8 @@
 /* COUNT=ti: the kernel before the change. The count lives in struct
  * thread_info at the lowest address of the STACK_SIZE-aligned kernel
- * stack, found by masking %rsp (Linux's current_thread_info() until 3.13),
- * and TIF_NEED_RESCHED is tested in the thread's flags (tif_flag.h). Each thread
+ * stack, found by masking %rsp (i386 Linux's current_thread_info() until
+ * 3.13; x86-64's read the stack's top from the per-CPU kernel_stack), and
+ * TIF_NEED_RESCHED is tested in the thread's flags (tif_flag.h). Each thread
  * carries its own count, so a switch needs nothing; a new stack gets its
  * count written at its base (preempt_count_init_stack()).
  *
