@@ -366,16 +366,36 @@ check: tools
 	$(Q)python3 tests/run --group check -j $(CHECK_JOBS) $(TESTFLAGS)
 
 # The harness runs last: its closing line is the run's "N passed, N failed".
-# Two rows at a time: every row passes beside a busy host (its bounds are
-# icount's or scale with what it measured), and a neighbour QEMU is one.
+# Before it, the checks in two lanes at once, one a core: test-builds
+# compiles into build directories of its own (the fuzzers', check-make's,
+# check-protos', the labs') beside test-boots, which boots build/ and
+# build/cfg/ (the rows' builds) one step after another. test-boots prints
+# as it goes; test-builds' output, kept in $(BUILD)/test-builds.log, comes
+# after it. Two rows at a time: every row passes beside a busy host (its
+# bounds are icount's or scale with what it measured), and a neighbour
+# QEMU is one.
 TEST_JOBS ?= 2
 test: tools
 	$(Q)$(MAKE) -s host-test
 	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths
+	$(Q)mkdir -p $(BUILD); \
+	$(MAKE) -s --no-print-directory test-builds > $(BUILD)/test-builds.log 2>&1 & builds=$$!; \
+	$(MAKE) -s --no-print-directory test-boots; boots=$$?; \
+	wait $$builds; built=$$?; \
+	echo "test-builds (beside the above):"; cat $(BUILD)/test-builds.log; \
+	[ $$boots -eq 0 ] && [ $$built -eq 0 ]
+	$(Q)python3 tests/run --self-test
+	$(Q)python3 tests/run -j $(TEST_JOBS) $(TESTFLAGS)
+
+.PHONY: test-builds test-boots
+test-builds:
 	$(Q)$(MAKE) -s --no-print-directory fuzz-test
 	$(Q)sh tests/check-make
 	$(Q)python3 tests/check-protos --self-test
 	$(Q)python3 tests/check-protos
+	$(Q)python3 tools/lab/lab-check --no-variants -j $(LAB_CHECK_JOBS)
+
+test-boots:
 	$(Q)$(MAKE) -s --no-print-directory $(BUILD)/compile_commands.json
 	$(Q)python3 tests/check-compdb --self-test --build $(BUILD)
 	$(Q)python3 tests/check-disasm
@@ -390,9 +410,6 @@ test: tools
 	$(Q)python3 tools/experiments/run-experiments --self-test
 	$(Q)$(MAKE) -s --no-print-directory test-screen
 	$(Q)$(MAKE) -s --no-print-directory check-docs
-	$(Q)python3 tools/lab/lab-check --no-variants -j $(LAB_CHECK_JOBS)
-	$(Q)python3 tests/run --self-test
-	$(Q)python3 tests/run -j $(TEST_JOBS) $(TESTFLAGS)
 
 -include tests/host/host.mk
 -include tests/explore/explore.mk
