@@ -367,7 +367,10 @@ def leaked_lines(ref_root: str, skel_root: str, lab: str) -> list[str]:
         elsewhere |= {l.strip() for k, l in enumerate(lines) if k not in inside}
     answer = {t: w for t, w in removed.items() if t not in elsewhere}
     found = []
-    for p in source_files(skel_root) + doc_files(tree_files(skel_root)):
+    docs = ["README.md"] + sorted("docs/" + n for n in os.listdir(os.path.join(skel_root, "docs"))
+                                  if n.endswith(".md")) \
+        if os.path.isdir(os.path.join(skel_root, "docs")) else ["README.md"]
+    for p in source_files(skel_root) + [d for d in docs if os.path.exists(os.path.join(skel_root, d))]:
         with open(os.path.join(skel_root, p)) as f:
             for n, line in enumerate(f, 1):
                 if line.strip() in answer:
