@@ -526,6 +526,7 @@ help:
 	@echo "  hello [ARGS]        its pid and each argv[i]"
 	@echo "  true                exits 0 at once, silently (Unix's true: the fuzzers' spawn=true child)"
 	@echo "  spin [N] [prio=P]   burns CPU in ring 3: forever, or N x 1,000,000 iterations; P: SCHED_FIFO"
+	@echo "  flipper [MS] [prio=P]  SCHED_FIFO P (default 99) and back to SCHED_OTHER in a loop: forever, or MS ms"
 	@echo "  fault KIND          null kernel-read kernel-write ud de gp bp stack badptr: killed by a signal"
 	@echo "  cyclictest [loops=N] [interval=US] [prio=P] [nsecs=1]  clock_nanosleep wake-up latency, cyclictest 2.4's T: line"
 	@echo "  sysfuzz [calls=N] [seed=S] [spawn=PROG]  random system calls with hostile arguments; a summary"
