@@ -355,29 +355,53 @@ check-paths:
 	$(Q)python3 tests/check-paths --self-test
 	$(Q)python3 tests/check-paths
 
-# The edit loop: the host unit tests, the two checks above, and the rows
+# The edit loop: the host unit tests, the two checks above, the docs' code
+# excerpts and figures (tests/docs.mk), the quick interleaving explorer
+# (tests/explore/explore.mk), and the rows
 # of tests/configs tagged check (each count model once, every mode once,
 # one user-space and one IPC row), two at a time.
 CHECK_JOBS ?= 2
 check: tools
 	$(Q)$(MAKE) -s host-test
-	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths
+	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths check-excerpts
+	$(Q)$(MAKE) -s --no-print-directory explore-quick
 	$(Q)python3 tests/run --group check -j $(CHECK_JOBS) $(TESTFLAGS)
 
 # The harness runs last: its closing line is the run's "N passed, N failed".
-# Two rows at a time: every row passes beside a busy host (its bounds are
-# icount's or scale with what it measured), and a neighbour QEMU is one.
+# Before it, the checks in two lanes at once, one a core: test-builds
+# compiles into build directories of its own (the fuzzers', check-make's,
+# check-protos', the labs') beside test-boots, which boots build/ and
+# build/cfg/ (the rows' builds) one step after another. test-boots prints
+# as it goes; test-builds' output, kept in $(BUILD)/test-builds.log, comes
+# after it. Two rows at a time: every row passes beside a busy host (its
+# bounds are icount's or scale with what it measured), and a neighbour
+# QEMU is one.
 TEST_JOBS ?= 2
 test: tools
 	$(Q)$(MAKE) -s host-test
 	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths
+	$(Q)mkdir -p $(BUILD); \
+	$(MAKE) -s --no-print-directory test-builds > $(BUILD)/test-builds.log 2>&1 & builds=$$!; \
+	$(MAKE) -s --no-print-directory test-boots; boots=$$?; \
+	wait $$builds; built=$$?; \
+	echo "test-builds (beside the above):"; cat $(BUILD)/test-builds.log; \
+	[ $$boots -eq 0 ] && [ $$built -eq 0 ]
+	$(Q)python3 tests/run --self-test
+	$(Q)python3 tests/run -j $(TEST_JOBS) $(TESTFLAGS)
+
+.PHONY: test-builds test-boots
+test-builds:
 	$(Q)$(MAKE) -s --no-print-directory fuzz-test
 	$(Q)sh tests/check-make
 	$(Q)python3 tests/check-protos --self-test
 	$(Q)python3 tests/check-protos
+	$(Q)python3 tools/lab/lab-check --no-variants -j $(LAB_CHECK_JOBS)
+
+test-boots:
 	$(Q)$(MAKE) -s --no-print-directory $(BUILD)/compile_commands.json
 	$(Q)python3 tests/check-compdb --self-test --build $(BUILD)
 	$(Q)python3 tests/check-disasm
+	$(Q)$(MAKE) -s --no-print-directory explore
 	$(Q)$(MAKE) -s --no-print-directory test-gdb
 	$(Q)$(MAKE) -s --no-print-directory test-replay
 	$(Q)$(MAKE) -s --no-print-directory bench-selftest
@@ -388,11 +412,9 @@ test: tools
 	$(Q)python3 tools/experiments/run-experiments --self-test
 	$(Q)$(MAKE) -s --no-print-directory test-screen
 	$(Q)$(MAKE) -s --no-print-directory check-docs
-	$(Q)python3 tools/lab/lab-check --no-variants -j $(LAB_CHECK_JOBS)
-	$(Q)python3 tests/run --self-test
-	$(Q)python3 tests/run -j $(TEST_JOBS) $(TESTFLAGS)
 
 -include tests/host/host.mk
+-include tests/explore/explore.mk
 -include tests/fuzz/fuzz.mk
 -include tools/gdb/gdb.mk
 -include tools/bench/bench.mk
@@ -428,7 +450,7 @@ help:
 	@echo "  run            build and boot in QEMU (tools/qemu-run), serial console on stdio"
 	@echo "                 (user programs print through the user-level driver serial_drv once it is up)"
 	@echo "  check          the edit loop, a few minutes: host unit tests, the layer and path checks,"
-	@echo "                 and the rows of tests/configs tagged check (CHECK_JOBS=$(CHECK_JOBS) at once)"
+	@echo "                 explore-quick, and the rows of tests/configs tagged check (CHECK_JOBS=$(CHECK_JOBS) at once)"
 	@echo "  test           everything: host unit tests, every check, then every row of tests/configs"
 	@echo "                 (TEST_JOBS=$(TEST_JOBS) rows at once)"
 	@echo "  check-layers   includes point down the layers of tests/layers; no folder over 25 entries"
@@ -440,6 +462,9 @@ help:
 	@echo "  fuzz-inject    sysfuzz and ipcfuzz under fault injection, each allocator at 1% and 10%, a leak check"
 	@echo "                 after each run: one boot, -icount, $(FAULT_FUZZ_SYS_CALLS) and $(FAULT_FUZZ_IPC_CALLS) calls a run (end of make fuzz)"
 	@echo "  check-disasm   disassemble the probes of every count model and check them"
+	@echo "  explore        every interleaving of the rt_mutex scenarios (the real kernel/locking/rtmutex.c)"
+	@echo "                 and of each count model's instructions, with its self-test (tests/explore/, in make test)"
+	@echo "  explore-quick  the quick subset of it (in make check)"
 	@echo "  compile_commands.json  every object's real compile command, for clangd/clang-tidy (make writes build/'s)"
 	@echo "  check-protos   fail if a .c file declares a function (tests/check-protos; the build's"
 	@echo "                 -Wmissing-prototypes -Wmissing-declarations -Wredundant-decls do the rest)"
@@ -489,7 +514,11 @@ help:
 	@echo "  lab-check      every lab's skeleton fails its own cases and passes the others, the reference"
 	@echo "                 scores full marks, tests/tools/lab/variants grade as they say"
 	@echo "  check-docs     run every output excerpt of README.md and docs/ (tests/check-docs, cram; in make test)"
-	@echo "  docs-update    rewrite those excerpts from fresh output (cram -i -y), then review the diff"
+	@echo "                 and compare every code excerpt with the source"
+	@echo "  check-excerpts the docs' code excerpts against the source and their figures against"
+	@echo "                 docs/EXPERIMENTS.md, with a self-test (no QEMU; in make check)"
+	@echo "  docs-update    rewrite those excerpts from fresh output (cram -i -y), the code ones from the"
+	@echo "                 source, the figures from docs/EXPERIMENTS.md; then review the diff"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"
 	@echo "  user           only the user programs: every user/*.c -> $(BUILD)/user/NAME.elf"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
@@ -499,6 +528,7 @@ help:
 	@echo "  hello [ARGS]        its pid and each argv[i]"
 	@echo "  true                exits 0 at once, silently (Unix's true: the fuzzers' spawn=true child)"
 	@echo "  spin [N] [prio=P]   burns CPU in ring 3: forever, or N x 1,000,000 iterations; P: SCHED_FIFO"
+	@echo "  flipper [MS] [prio=P]  SCHED_FIFO P (default 99) and back to SCHED_OTHER in a loop: forever, or MS ms"
 	@echo "  fault KIND          null kernel-read kernel-write ud de gp bp stack badptr: killed by a signal"
 	@echo "  cyclictest [loops=N] [interval=US] [prio=P] [nsecs=1]  clock_nanosleep wake-up latency, cyclictest 2.4's T: line"
 	@echo "  sysfuzz [calls=N] [seed=S] [spawn=PROG]  random system calls with hostile arguments; a summary"

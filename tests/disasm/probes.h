@@ -8,4 +8,11 @@ void probe_this_cpu_add(u64 v);
 void probe_preempt_disable(void);
 void probe_preempt_enable(void);
 void probe_preempt_pair(void);
+/* The fold protocol's pieces, for tests/explore/ (probes.c). */
+struct thread;
+void probe_resched_remote(struct thread *curr);
+void probe_irq_enter(void);
+void probe_scheduler_ipi(void);
+void probe_irq_exit(void);
+bool probe_irq_exit_need_resched(void);
 #endif

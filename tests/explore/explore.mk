@@ -1,0 +1,71 @@
+# The interleaving explorer (tests/explore/): `make explore` (in make
+# test), `make explore-quick` (in make check), `make explore-build`.
+#
+# A Makefile fragment, included by the root Makefile after
+# tests/host/host.mk, whose host compiler, flags and sanitizers it uses
+# (HOSTCC, HOST_CFLAGS, HOST_SANITIZE). Every name here starts with
+# EXPLORE_.
+#
+# The program compiles fold's own kernel/locking/rtmutex.c and
+# spinlock_rt.c as they are in the tree, with tests/explore/shim/ first
+# on the quote include path (-iquote), so that the raw spinlock, the
+# scheduler, printk and BUG they include are the explorer's; and with
+# shim/explore_shim.h force-included, whose macros make the owner
+# word's atomics and WRITE_ONCE() of a thread's state scheduling
+# points. explore-doctored is the same program linked with a doctored
+# copy of rtmutex.c made from the real file at build time
+# (tests/explore/doctor.py): the self-test's mutant.
+#
+# tests/explore/run-explore runs it: Part A (the rt_mutex scenarios),
+# Part B (the count models' instructions, read from each model's built
+# fold.elf, as tests/check-disasm builds them), and --self-test.
+
+EXPLORE_BUILD ?= $(or $(BUILD),build)/explore
+EXPLORE_CPPFLAGS = -iquote tests/explore/shim -I. -DPREEMPT_RT=1 \
+	-include tests/explore/shim/host.h -MMD -MP
+EXPLORE_KERNEL_SRCS := kernel/locking/rtmutex.c kernel/locking/spinlock_rt.c
+EXPLORE_SRCS := tests/explore/engine.c tests/explore/shim.c \
+	tests/explore/rtmutex_scenarios.c tests/explore/fold_model.c \
+	tests/explore/fold_insn.c tests/explore/main.c
+EXPLORE_OBJS := $(EXPLORE_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
+EXPLORE_KOBJS := $(EXPLORE_KERNEL_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
+EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/rtmutex.c
+EXPLORE_BINS := $(EXPLORE_BUILD)/explore $(EXPLORE_BUILD)/explore-doctored
+
+.PHONY: explore explore-quick explore-build
+
+explore: $(EXPLORE_BINS)
+	$(Q)python3 tests/explore/run-explore --build $(EXPLORE_BUILD) --self-test
+	$(Q)python3 tests/explore/run-explore --build $(EXPLORE_BUILD)
+
+explore-quick: $(EXPLORE_BINS)
+	$(Q)python3 tests/explore/run-explore --build $(EXPLORE_BUILD) --quick
+
+explore-build: $(EXPLORE_BINS)
+
+$(EXPLORE_OBJS): $(EXPLORE_BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(EXPLORE_CPPFLAGS) $(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
+
+$(EXPLORE_KOBJS): $(EXPLORE_BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(EXPLORE_CPPFLAGS) -include tests/explore/shim/explore_shim.h \
+		$(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
+
+$(EXPLORE_BUILD)/doctored/rtmutex.o: $(EXPLORE_DOCTORED)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(EXPLORE_CPPFLAGS) -include tests/explore/shim/explore_shim.h \
+		$(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
+
+$(EXPLORE_DOCTORED): kernel/locking/rtmutex.c tests/explore/doctor.py
+	@mkdir -p $(@D)
+	$(Q)python3 tests/explore/doctor.py $< $@
+
+$(EXPLORE_BUILD)/explore: $(EXPLORE_OBJS) $(EXPLORE_KOBJS)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
+
+$(EXPLORE_BUILD)/explore-doctored: $(EXPLORE_OBJS) $(EXPLORE_BUILD)/doctored/rtmutex.o \
+		$(EXPLORE_BUILD)/kernel/locking/spinlock_rt.o
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
+
+-include $(EXPLORE_OBJS:.o=.d) $(EXPLORE_KOBJS:.o=.d) $(EXPLORE_BUILD)/doctored/rtmutex.d

@@ -1,0 +1,191 @@
+/* Part B's front end: the fold protocol at the instruction level. Three
+ * threads of the explorer run the built kernel's instructions (read by
+ * tests/explore/fold_probes.py from the model's fold.elf):
+ *   CPU1      the owner: preempt_disable(); preempt_enable()
+ *             (probe_preempt_pair)
+ *   CPU0      the remote: resched_curr(1)'s request (probe_resched_remote:
+ *             the flag, and racy's locked andl of CPU 1's count), then the
+ *             RESCHEDULE IPI
+ *   CPU1/irq  the IPI on CPU 1, between any two of its instructions (never
+ *             inside one): irq_enter(), scheduler_ipi()'s model work,
+ *             irq_exit(), the IRQ exit's test; CPU1 waits while it runs
+ * The property: a reschedule request is never lost. It is made once the
+ * owner's preemption points can see it: for folded and racy when bit 31 of
+ * the count is clear (folded: the IPI's fold; racy: the remote's andl),
+ * for percpu and ti when TIF_NEED_RESCHED is set; in every model at the
+ * latest when the IPI has run scheduler_ipi(). From then on, every point
+ * where preemption is allowed (preempt_enable() taking the depth to 0,
+ * the IRQ exit's test at depth 0) that began after it must preempt,
+ * until one has. */
+#include "tests/explore/fold_model.h"
+#include "tests/explore/fold_insn.h"
+#include "tests/explore/explore.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define NEED_RESCHED_BIT 0x80000000u /* bit 31, inverted (kernel/preempt.h) */
+
+static struct fx_prog prog;
+static const struct fx_func *pair, *remote_fn, *irq_enter, *sched_ipi, *irq_exit, *exit_test;
+static bool folds;
+static struct fx_cpu owner, remote, irq;
+static int cpu1_ctx, ipi;        /* objects: CPU 1's running context, the IPI */
+static bool ipi_pending, in_irq, made, served, made_before_dec;
+
+static bool owner_may_run(const void *arg)
+{
+	(void)arg;
+	return !in_irq;
+}
+
+static bool ipi_may_arrive(const void *arg)
+{
+	(void)arg;
+	return ipi_pending && !owner.mid;
+}
+
+static void before_dec(struct fx_cpu *c)
+{
+	(void)c;
+	made_before_dec = made && !served;
+}
+
+static void reset(const struct ex_scenario *sc)
+{
+	(void)sc;
+	fx_mem_reset(&prog);
+	memset(&owner, 0, sizeof(owner));
+	memset(&remote, 0, sizeof(remote));
+	memset(&irq, 0, sizeof(irq));
+	owner.name = "CPU1";
+	owner.reg[4] = prog.rsp;
+	owner.ctx_obj = &cpu1_ctx;
+	owner.ctx_kind = EX_READ;
+	owner.cond = owner_may_run;
+	owner.before_dec = before_dec;
+	remote.name = "CPU0";
+	remote.reg[7] = prog.arg; /* %rdi: the thread running on CPU 1 */
+	remote.reg[4] = 0xffffc90000003e40;
+	irq.name = "CPU1/irq";
+	irq.reg[4] = prog.rsp - 0x200; /* the interrupt frame, on CPU 1's stack */
+	ipi_pending = in_irq = made = served = made_before_dec = false;
+}
+
+static uint32_t depth(void)
+{
+	return (uint32_t)fx_read(prog.count, 4) & ~NEED_RESCHED_BIT;
+}
+
+static void run_owner(int self)
+{
+	(void)self;
+	fx_run(&owner, &prog, pair);
+	if ((owner.dec_value & ~NEED_RESCHED_BIT) == 0 && made_before_dec && !owner.called)
+		ex_fail("LOST: preempt_enable() took the depth to 0 after the request was made, "
+			"and returned without calling preempt_schedule()");
+	if (owner.called)
+		served = true;
+}
+
+static void run_remote(int self)
+{
+	(void)self;
+	fx_run(&remote, &prog, remote_fn);
+	ex_activity("smp_send_reschedule(1)");
+	ex_point1(&ipi, EX_WRITE, NULL, NULL);
+	ipi_pending = true;
+	ex_log("sends the RESCHEDULE IPI to CPU 1");
+}
+
+static void run_irq(int self)
+{
+	(void)self;
+	struct ex_op entry = { { &ipi, &cpu1_ctx }, { EX_WRITE, EX_WRITE } };
+	ex_activity("the RESCHEDULE IPI");
+	ex_point(&entry, ipi_may_arrive, NULL);
+	ipi_pending = false;
+	in_irq = true;
+	ex_log("arrives on CPU 1 (depth %u)", depth());
+	fx_run(&irq, &prog, irq_enter);
+	fx_run(&irq, &prog, sched_ipi);
+	if (fx_read(prog.flags, 8) & 1)
+		made = true; /* delivered: the model's fold has run */
+	fx_run(&irq, &prog, irq_exit);
+	bool was_made = made && !served;
+	uint32_t d = depth();
+	uint64_t preempt = fx_run(&irq, &prog, exit_test) & 1; /* bool, in %al */
+	if (d == 0 && was_made && !preempt)
+		ex_fail("LOST: the IRQ exit's test at depth 0 after the request was made "
+			"does not preempt");
+	if (preempt)
+		served = true;
+	ex_activity("the RESCHEDULE IPI");
+	ex_point1(&cpu1_ctx, EX_WRITE, NULL, NULL);
+	in_irq = false;
+	ex_log("returns to the interrupted code%s", preempt ? " through preempt_schedule_irq()" : "");
+}
+
+static const char *check_step(void)
+{
+	if (!made && (folds ? !(fx_read(prog.count, 4) & NEED_RESCHED_BIT) : fx_read(prog.flags, 8) & 1))
+		made = true;
+	return NULL;
+}
+
+static const char *check_end(void)
+{
+	if (!made)
+		return "the request was never made";
+	if (!served)
+		return "LOST: no preemption point saw the request";
+	return NULL;
+}
+
+static struct ex_scenario scenario = {
+	.nthreads = 3,
+	.threads = { { "CPU1", 0, run_owner, NULL }, { "CPU0", 0, run_remote, NULL },
+		     { "CPU1/irq", 0, run_irq, NULL } },
+	.reset = reset, .check_step = check_step, .check_end = check_end,
+};
+
+int fold_main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: explore fold MODEL FILE\n");
+		return 2;
+	}
+	char err[256], name[40];
+	if (!fx_load(argv[1], &prog, err, sizeof(err))) {
+		fprintf(stderr, "explore fold: %s\n", err);
+		return 2;
+	}
+	if (strcmp(prog.model, argv[0])) {
+		fprintf(stderr, "explore fold: %s holds model %s, not %s\n", argv[1], prog.model, argv[0]);
+		return 2;
+	}
+	const struct fx_func **fn[] = { &pair, &remote_fn, &irq_enter, &sched_ipi, &irq_exit, &exit_test };
+	const char *names[] = { "probe_preempt_pair", "probe_resched_remote", "probe_irq_enter",
+				"probe_scheduler_ipi", "probe_irq_exit", "probe_irq_exit_need_resched" };
+	for (int i = 0; i < 6; i++)
+		if (!(*fn[i] = fx_func(&prog, names[i]))) {
+			fprintf(stderr, "explore fold: no %s in %s\n", names[i], argv[1]);
+			return 2;
+		}
+	folds = !strcmp(prog.model, "folded") || !strcmp(prog.model, "racy");
+	bool expect_loss = !strcmp(prog.model, "racy");
+	snprintf(name, sizeof(name), "fold %s", prog.model);
+	scenario.name = name;
+	scenario.what = expect_loss ? "a remote locked andl against the owner's unlocked incl/decl"
+				    : "the request against preempt_disable()/preempt_enable() and the IPI";
+	struct ex_stats st = ex_explore(&scenario, 1000000);
+	bool lost = st.failed && !strncmp(ex_last_failure(), "LOST", 4);
+	bool ok = expect_loss ? lost : !st.failed;
+	printf("%s %s: %s: %s, %llu interleavings (+%llu pruned), %llu steps, %.2f s\n",
+	       ok ? "ok  " : "FAIL", name, scenario.what,
+	       lost ? "a reschedule request is lost" : st.failed ? "a violation" :
+	       "no request lost", (unsigned long long)st.executions,
+	       (unsigned long long)st.pruned, (unsigned long long)st.steps, st.seconds);
+	printf("%d passed, %d failed\n", ok, !ok);
+	return ok ? 0 : 1;
+}

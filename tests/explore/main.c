@@ -1,0 +1,79 @@
+/* The explorer's command line (tests/explore/run-explore drives it):
+ *   explore rtmutex [--quick] [--only NAME] [--expect-violation NAME]
+ * runs Part A's scenarios against the rtmutex.c it was linked with; one
+ * line per scenario, and a summary: scenarios, interleavings, steps, time.
+ * --expect-violation: the named scenario must report a violation (the
+ * self-test's doctored copy), the others are not run.
+ *   explore fold MODEL FILE
+ * runs Part B on the instruction lists in FILE (fold_model.c). */
+#include "tests/explore/explore.h"
+#include "tests/explore/rtmutex_scenarios.h"
+#include "tests/explore/fold_model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_EXECUTIONS 3000000
+
+static int run_rtmutex(int argc, char **argv)
+{
+	bool quick = false;
+	const char *only = NULL, *expect = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			quick = true;
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+			only = argv[++i];
+		else if (!strcmp(argv[i], "--expect-violation") && i + 1 < argc)
+			only = expect = argv[++i];
+		else {
+			fprintf(stderr, "explore rtmutex: unknown argument %s\n", argv[i]);
+			return 2;
+		}
+	}
+	int passed = 0, failed = 0, n = 0;
+	struct ex_stats total = { 0 };
+	for (int i = 0; i < rtmutex_nscenarios; i++) {
+		const struct ex_scenario *sc = &rtmutex_scenarios[i];
+		if ((only && strcmp(sc->name, only)) || (quick && !sc->quick))
+			continue;
+		n++;
+		struct ex_stats st = ex_explore(sc, MAX_EXECUTIONS);
+		bool ok = expect ? st.failed : !st.failed;
+		printf("%s rtmutex %s: %s: %d threads, %llu interleavings (+%llu pruned), "
+		       "%llu steps, deepest %llu, %.2f s%s\n", ok ? "ok  " : "FAIL", sc->name,
+		       sc->what, sc->nthreads, (unsigned long long)st.executions,
+		       (unsigned long long)st.pruned, (unsigned long long)st.steps,
+		       (unsigned long long)st.max_depth, st.seconds,
+		       expect ? (st.failed ? " (the violation expected)" :
+				 " (no violation: one was expected)") : "");
+		ok ? passed++ : failed++;
+		total.executions += st.executions;
+		total.pruned += st.pruned;
+		total.steps += st.steps;
+		total.seconds += st.seconds;
+	}
+	if (!n) {
+		fprintf(stderr, "explore rtmutex: no scenario %s\n", only ? only : "");
+		return 2;
+	}
+	printf("rtmutex: %d scenarios, %llu interleavings (+%llu pruned by sleep sets), "
+	       "%llu steps explored, %.1f s\n", n, (unsigned long long)total.executions,
+	       (unsigned long long)total.pruned, (unsigned long long)total.steps,
+	       total.seconds);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 2 && !strcmp(argv[1], "rtmutex"))
+		return run_rtmutex(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "fold"))
+		return fold_main(argc - 2, argv + 2);
+	fprintf(stderr, "usage: explore rtmutex [--quick] [--only NAME] "
+		"[--expect-violation NAME]\n       explore fold MODEL FILE\n");
+	return 2;
+}

@@ -1,0 +1,43 @@
+/* What tests/explore/shim.c (the kernel's world, as rtmutex.c sees it)
+ * tells the rt_mutex scenarios, and what they tell it. */
+#ifndef FOLD_TESTS_EXPLORE_SHIM_H
+#define FOLD_TESTS_EXPLORE_SHIM_H
+
+#include "lib/types.h"
+
+struct thread;
+struct rt_mutex;
+
+/* The run's threads (the explorer's thread i is threads[i]) and the
+ * rt_mutexes whose owner words are scheduling points. Frees every raw
+ * spinlock the code has taken so far: the start of an execution. */
+void shim_reset(struct thread **threads, int nthreads, struct rt_mutex **locks, int nlocks);
+/* The first raw spinlock taken: rtmutex.c's rt_mutex_pi_lock, the only
+ * one it has (NULL before it was ever taken). */
+struct raw_spinlock *shim_pi_lock(void);
+/* Thread i has gone to sleep on an rt_mutex in this run: called
+ * schedule() while it waits on one, in a section of rt_mutex_pi_lock's
+ * that its release ends. */
+bool shim_slept_on_lock(int i);
+/* Raw spinlocks held now, by anyone (0: a quiescent point). */
+int shim_raw_locks_held(void);
+/* For a scenario whose threads exit: an owner word's load is followed
+ * by a point (the owner loaded may exit before it is followed), and a
+ * read through an exited thread's pi_blocked_on is reported. */
+void shim_watch_exits(void);
+/* The running thread t exits and its memory is freed (poisoned). */
+void shim_thread_exit(struct thread *t);
+/* "deadlock detected" reports printed by thread i in this run. */
+int shim_deadlock_reports(int i);
+/* An owner word, readable: "0", "O", "O|waiters", "waiters bit". */
+const char *shim_owner_str(u64 v, char *buf, size_t size);
+const char *shim_state_str(int state);
+
+/* shim/explore_shim.h's points: p is an rt_mutex's owner word (atomics)
+ * or a thread's state (WRITE_ONCE); any other address is no point. */
+void explore_atomic_point(const volatile void *p, int write);
+void explore_atomic_done(const volatile void *p, const char *op, u64 before);
+void explore_write_point(const volatile void *p);
+void explore_write_done(const volatile void *p);
+
+#endif
