@@ -20,7 +20,7 @@ if __name__ == "__main__":
         os.path.abspath(__file__)))))
 
 from tests.tools import lab_checks_selftest  # noqa: E402
-from tools.lab import checks, gradescope, heldout  # noqa: E402
+from tools.lab import checks, gradescope, grading, heldout  # noqa: E402
 from tools.lib import ROOT  # noqa: E402
 from tools.lib import lab as labmod  # noqa: E402
 from tools.lib import labgrade  # noqa: E402
@@ -209,6 +209,10 @@ def test_log(tmp) -> list[str]:
         problems.append("another suite's results were taken")
     if labgrade.bail_out(["x", "Bail out! stuck"]) != "stuck":
         problems.append("bail_out() missed the line")
+    run = grading.Run("", "", build_ok=True, lines=[
+        "[    0.07] 0: test: no suite named 'lab_l3_x'; the suites are all, or:"])
+    if "no such suite: test: no suite named 'lab_l3_x'" not in grading.why_not_run(run):
+        problems.append(f"why_not_run() for an unknown suite: {grading.why_not_run(run)}")
     return problems
 
 
@@ -243,6 +247,18 @@ def test_tree(tmp) -> list[str]:
     again = labgrade.grading_tree(ref, stu, dest)
     if again.changed:
         problems.append(f"a second sync rewrote {again.changed}")
+    elf = os.path.join(dest, "build", "fold.elf")
+    extra = os.path.join(tmp, "held.c")
+    with open(extra, "w") as f:
+        f.write("a held-out case")
+    for what, more, gone in (("a source that comes", {"tests/labs/held.c": extra}, True),
+                             ("the same tree again", {"tests/labs/held.c": extra}, False),
+                             ("a source that goes", None, True)):
+        with open(elf, "w") as f:
+            f.write("linked before")
+        labgrade.grading_tree(ref, stu, dest, more)
+        if os.path.exists(elf) == gone:
+            problems.append(f"{what}: the ELF {'stays' if gone else 'went'}")
     a = labgrade.pick_seeds("L1", stu, ["kernel/preempt.h"])
     if a != labgrade.pick_seeds("L1", stu, ["kernel/preempt.h"]) or len(a) != labgrade.PICKED_SEEDS:
         problems.append("pick_seeds() is not the same for the same tree")

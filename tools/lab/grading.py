@@ -117,6 +117,9 @@ def why_not_run(run: Run) -> str:
     bail = labgrade.bail_out(run.lines)
     if bail:
         return f"the run bailed out: {bail}"
+    unknown = next((l.strip() for l in run.lines if "test: no suite named" in l), None)
+    if unknown:  # the grader's own mistake: its kernel lacks a suite it ran
+        return f"the kernel has no such suite: {unknown[unknown.index('test: '):]}"
     if run.boot and run.boot.exit_code == 0 and not run.boot.timed_out:
         return "the machine reset (a triple fault?) before the case ran"
     return "the kernel never printed its result"
