@@ -367,13 +367,15 @@ check-paths:
 	$(Q)python3 tests/check-paths --self-test
 	$(Q)python3 tests/check-paths
 
-# The edit loop: the host unit tests, the two checks above, and the rows
+# The edit loop: the host unit tests, the two checks above, the docs' code
+# excerpts and figures (tests/docs.mk), the quick interleaving explorer
+# (tests/explore/explore.mk), and the rows
 # of tests/configs tagged check (each count model once, every mode once,
 # one user-space and one IPC row), two at a time.
 CHECK_JOBS ?= 2
 check: tools
 	$(Q)$(MAKE) -s host-test
-	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths
+	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths check-excerpts
 	$(Q)$(MAKE) -s --no-print-directory explore-quick
 	$(Q)python3 tests/run --group check -j $(CHECK_JOBS) $(TESTFLAGS)
 
@@ -522,7 +524,11 @@ help:
 	@echo "  lab-check      every lab's skeleton fails its own cases and passes the others, the reference"
 	@echo "                 scores full marks, tests/tools/lab/variants grade as they say"
 	@echo "  check-docs     run every output excerpt of README.md and docs/ (tests/check-docs, cram; in make test)"
-	@echo "  docs-update    rewrite those excerpts from fresh output (cram -i -y), then review the diff"
+	@echo "                 and compare every code excerpt with the source"
+	@echo "  check-excerpts the docs' code excerpts against the source and their figures against"
+	@echo "                 docs/EXPERIMENTS.md, with a self-test (no QEMU; in make check)"
+	@echo "  docs-update    rewrite those excerpts from fresh output (cram -i -y), the code ones from the"
+	@echo "                 source, the figures from docs/EXPERIMENTS.md; then review the diff"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"
 	@echo "  user           only the user programs: every user/*.c -> $(BUILD)/user/NAME.elf"
 	@echo "  deps           install the Debian packages (scripts/install-deps.sh)"
@@ -532,6 +538,7 @@ help:
 	@echo "  hello [ARGS]        its pid and each argv[i]"
 	@echo "  true                exits 0 at once, silently (Unix's true: the fuzzers' spawn=true child)"
 	@echo "  spin [N] [prio=P]   burns CPU in ring 3: forever, or N x 1,000,000 iterations; P: SCHED_FIFO"
+	@echo "  flipper [MS] [prio=P]  SCHED_FIFO P (default 99) and back to SCHED_OTHER in a loop: forever, or MS ms"
 	@echo "  fault KIND          null kernel-read kernel-write ud de gp bp stack badptr: killed by a signal"
 	@echo "  cyclictest [loops=N] [interval=US] [prio=P] [nsecs=1]  clock_nanosleep wake-up latency, cyclictest 2.4's T: line"
 	@echo "  sysfuzz [calls=N] [seed=S] [spawn=PROG]  random system calls with hostile arguments; a summary"

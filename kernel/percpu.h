@@ -41,6 +41,7 @@ struct cpu_stats {
 	u64 user_faults;     /* exceptions in ring 3 that killed their process */
 	u64 nmis;
 	u64 rt_throttled;    /* user FIFO threads held back: their 95% of a second used (sched/rt.c) */
+	u64 rt_ticks;        /* ticks charged to user FIFO threads, toward that 95% (sched/rt.c) */
 	u64 ipc_messages;    /* IPC messages moved here (ipc/endpoint.c), replies included */
 	u64 ipc_fastpath;    /* of them, by the fast path (ipc/fastpath.c) */
 	u64 ipc_handoff;     /* by the slow path, switching straight to the receiver (ipc/endpoint.c) */

@@ -41,8 +41,22 @@ void context_switch(struct rq *rq, struct thread *prev, struct thread *next);
  * switch_prepare() and finish_switch_irqs_off(), inline in
  * sched/context_switch.h. */
 
-/* sched/rt.c, from scheduler_tick() with rq->lock held: account the
- * tick to the FIFO band and start or end throttling. */
+/* A thread's bands, for the tick: what it ran as since the last tick. */
+#define RAN_NORMAL 1
+#define RAN_FIFO 2
+
+/* The bands curr ran in during the tick now ending: the one it is in, and
+ * each it left since the tick last accounted it (rt_mutex_setprio()
+ * records those). A thread that changes its policy between ticks spent
+ * time in both: the tick charges both its slice and the FIFO budget. */
+static inline u32 tick_bands(const struct thread *curr)
+{
+	return curr->ran_bands | (curr->prio > PRIO_NORMAL ? RAN_FIFO : RAN_NORMAL);
+}
+
+/* sched/rt.c, from scheduler_tick() with rq->lock held, after the slice:
+ * account the tick to the FIFO band, start or end throttling, and clear
+ * curr->ran_bands (the tick has accounted them). */
 void rt_tick(struct rq *rq, struct thread *curr, u32 cpu);
 
 /* May pick_next() not run t now? A user FIFO thread on a throttled rq. */

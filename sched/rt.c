@@ -11,7 +11,20 @@
  * ends, and the other 5% go to normal threads (or idle). fold's own kernel
  * FIFO threads (the benchmarks' measuring threads) are never throttled:
  * they sleep between short bursts, and a throttle would distort what they
- * measure. Time is counted in ticks, as scheduler_tick() sees it. */
+ * measure. Time is counted in ticks, as scheduler_tick() sees it.
+ *
+ * A tick is charged to the FIFO band when the thread it interrupts is a
+ * user FIFO thread, or was one at any moment since the tick before: a
+ * running thread's change of policy records the band it leaves
+ * (ran_bands), much as Linux charges RT runtime in update_curr_rt() when
+ * a task leaves the class. So a program that flips between SCHED_FIFO and
+ * SCHED_OTHER faster than the tick is charged for every tick it runs and
+ * throttled as a FIFO spinner is; counting only what it was at the tick
+ * let it keep a CPU for ever. Nor does a change of policy hand out a fresh
+ * round-robin slice: each tick in which the thread was normal at any
+ * moment spends it, and a thread that drops back to normal with its slice
+ * spent gives way to a waiting one (Linux's switched_to_fair() kicks the
+ * running task the same way). */
 #include "sched/rq.h"
 #include "kernel/time/hrtimer.h"
 #include "kernel/percpu.h"
@@ -25,8 +38,11 @@
 void rt_tick(struct rq *rq, struct thread *curr, u32 cpu)
 {
 	u32 period = tick_hz_param; /* one second of ticks */
-	if (curr != rq->idle && curr->prio > PRIO_NORMAL && curr->mm)
+	if (curr != rq->idle && (tick_bands(curr) & RAN_FIFO) && curr->mm) {
 		rq->rt_ticks++;
+		this_cpu_stat_inc(rt_ticks);
+	}
+	curr->ran_bands = 0;
 	if (++rq->rt_period_ticks >= period) {
 		rq->rt_period_ticks = 0;
 		rq->rt_ticks = 0;
@@ -84,8 +100,8 @@ void rt_mutex_setprio(struct thread *t, int prio)
 	if (queued)
 		dequeue(rq, t);
 	t->prio = prio;
-	if (prio == PRIO_NORMAL && old != PRIO_NORMAL)
-		t->slice = SCHED_SLICE_TICKS; /* a fresh round-robin slice */
+	if (rq->curr == t) /* the tick charges the band it ran in until now */
+		t->ran_bands |= old > PRIO_NORMAL ? RAN_FIFO : RAN_NORMAL;
 	if (queued) {
 		enqueue(rq, t, false); /* Linux: a changed priority goes to the tail */
 		if (rq->curr == rq->idle || prio > rq->curr->prio)
@@ -95,6 +111,10 @@ void rt_mutex_setprio(struct thread *t, int prio)
 		struct thread *next = rq_first_queued(rq);
 		if (next && next->prio > prio)
 			resched_curr(cpu);
+		else if (next && prio == PRIO_NORMAL && t->slice <= 0)
+			resched_curr_lazy(cpu); /* back to normal with its slice spent */
+	} else if (rq->curr == t && rt_throttled(rq, t)) {
+		resched_curr(cpu); /* raised on a throttled rq: pick_next() passes it over */
 	}
 	raw_spin_unlock(&rq->lock);
 	local_irq_restore(f);

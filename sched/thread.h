@@ -52,6 +52,9 @@ struct thread {
 	void (*fn)(void *);
 	void *arg;
 	int slice;                 /* ticks left in the round-robin slice */
+	/* The bands it ran in and left since the tick last accounted it
+	 * (RAN_FIFO, RAN_NORMAL: sched/rq.h), under its rq lock. */
+	u8 ran_bands;
 	volatile int on_rq;
 	struct list_head rq_node;  /* run queue */
 	struct list_head all_node; /* every thread, for ps */

@@ -215,11 +215,17 @@ void scheduler_tick(void)
 		resched_curr(cpu);
 	}
 	/* LAB(L4) END */
-	if (curr != rq->idle && curr->prio == PRIO_NORMAL && --curr->slice <= 0) {
-		curr->slice = SCHED_SLICE_TICKS;
-		if (!list_empty(&rq->normal) || !list_empty(&rq->fifo))
-			resched_curr_lazy(cpu);
-	}
+	/* The slice: spent by each tick in which curr ran as a normal thread
+	 * (a flip to FIFO and back in between counts), refilled only when it
+	 * is switched in (switch_prepare()), never by a change of policy.
+	 * Spent, it asks again at every tick while curr is normal and another
+	 * thread waits: a request served while curr was FIFO left it running
+	 * (and rt_mutex_setprio() asks when it drops back to normal). */
+	if (curr != rq->idle && (tick_bands(curr) & RAN_NORMAL) && curr->slice > 0)
+		curr->slice--;
+	if (curr != rq->idle && curr->prio == PRIO_NORMAL && curr->slice <= 0 &&
+	    rq_first_queued(rq))
+		resched_curr_lazy(cpu);
 	rt_tick(rq, curr, cpu);
 	raw_spin_unlock(&rq->lock);
 }

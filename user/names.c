@@ -13,7 +13,7 @@
 #include "user/lib/crt0.h"
 #include "user/lib/stdio.h"
 #include "user/lib/ipc.h"
-#include "user/names.h"
+#include "user/lib/names.h"
 #include "lib/string.h"
 
 struct entry {

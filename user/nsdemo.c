@@ -10,7 +10,7 @@
 #include "user/lib/crt0.h"
 #include "user/lib/stdio.h"
 #include "user/lib/ipc.h"
-#include "user/names.h"
+#include "user/lib/names.h"
 
 static long must(const char *what, long r)
 {

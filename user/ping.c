@@ -21,7 +21,7 @@
 #include "user/lib/syscall.h"
 #include "user/lib/ipc.h"
 #include "user/lib/pingpong.h"
-#include "user/names.h"
+#include "user/lib/names.h"
 
 static u8 out[IPC_BUF_MAX], in[IPC_BUF_MAX];
 

@@ -33,6 +33,7 @@ static struct rt_mutex *all_locks[NLOCKS + 1];
 static int inside[NLOCKS + 1];           /* 1 + the thread in its section */
 static int flag[4], event;
 static int edeadlk[EX_MAX_THREADS];
+static bool exited[EX_MAX_THREADS];
 static const struct ex_scenario *cur;
 static char why[512];
 
@@ -57,8 +58,12 @@ static void reset(const struct ex_scenario *sc)
 	memset(inside, 0, sizeof(inside));
 	memset(flag, 0, sizeof(flag));
 	memset(edeadlk, 0, sizeof(edeadlk));
+	memset(exited, 0, sizeof(exited));
 	event = 0;
 	shim_reset(thp, sc->nthreads, all_locks, NLOCKS + 1);
+	for (int i = 0; i < sc->nthreads; i++)
+		if (strchr(sc->threads[i].prog, 'X'))
+			shim_watch_exits();
 	/* rtmutex.c's own PI check, outside the threads (no points): it
 	 * also makes the shim meet rt_mutex_pi_lock, which B waits on. */
 	if (rt_mutex_check_pi())
@@ -113,8 +118,8 @@ static void set_state(int state)
  * B2 wait until thread 2 has slept on an rt_mutex, and for
  * the spinlock_t: K spin_lock(S), k spin_unlock(S), Z prepare to wait
  * (state SLEEPING), Y wait for the event (schedule() unless it came),
- * E2 the event, then wake_up_thread(thread 2). A lock or trylock that
- * fails skips its unlock. */
+ * E2 the event, then wake_up_thread(thread 2); X exit, the thread's
+ * memory freed (last). A lock or trylock that fails skips its unlock. */
 static void run_script(int self)
 {
 	const char *p = cur->threads[self].prog;
@@ -197,6 +202,11 @@ static void run_script(int self)
 				schedule();
 			set_state(THREAD_RUNNING);
 			break;
+		case 'X':
+			ex_activity("exits");
+			exited[self] = true;
+			shim_thread_exit(&th[self]);
+			break;
 		case 'E':
 			ex_activity("the event, wake_up_thread(%s)", th[n].name);
 			ex_point1(&event, EX_WRITE, NULL, NULL);
@@ -231,6 +241,8 @@ static const char *check_step(void)
 	/* Quiescent: nobody is inside rt_mutex_pi_lock's sections. */
 	for (int i = 0; i < cur->nthreads; i++) {
 		struct thread *t = &th[i];
+		if (exited[i])
+			continue;
 		int want = t->normal_prio;
 		for (int l = 0; l <= NLOCKS; l++) {
 			struct rt_mutex *m = all_locks[l];
@@ -356,6 +368,9 @@ const struct ex_scenario rtmutex_scenarios[] = {
 	SCENARIO("rtlock-wait", "a wake-up for the state saved under a spinlock_t's sleep",
 		 true, 0, LOCKS("L"),
 		 T("T", 10, "Z K k Y"), T("U", 20, "K k"), T("V", 5, "E0")),
+	SCENARIO("owner-exits", "the owner unlocks and exits while a taker checks for a cycle",
+		 true, 0, LOCKS("L"),
+		 T("O", 1, "L0 S0 U0 X"), T("T", 10, "W0 L0 U0")),
 	SCENARIO("adjust-chain-wake", "O releases L while X boosts Z, L's waiter behind W",
 		 true, 0, LOCKS("L", "L0"),
 		 T("O", 1, "L0 S0 B1 B2 U0"), T("W", 10, "W0 L0 U0"),

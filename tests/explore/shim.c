@@ -24,6 +24,12 @@ static raw_spinlock_t *raws[8];
 static int nraws, held;
 static int deadlocks[EX_MAX_THREADS];
 static bool slept[EX_MAX_THREADS];
+/* Threads that have exited, their memory free: what a freed struct
+ * thread may hold, a pi_blocked_on that leads to `freed`, a lock no code
+ * may touch. Watched only in scenarios with an exit (shim_watch_exits). */
+static bool watch_exits;
+static struct rt_mutex freed = RT_MUTEX_INIT(freed, "freed memory");
+static struct rt_mutex_waiter freed_waiter = { .lock = &freed };
 
 void shim_reset(struct thread **t, int n, struct rt_mutex **l, int nl)
 {
@@ -36,6 +42,20 @@ void shim_reset(struct thread **t, int n, struct rt_mutex **l, int nl)
 	held = 0;
 	memset(deadlocks, 0, sizeof(deadlocks));
 	memset(slept, 0, sizeof(slept));
+	watch_exits = false;
+}
+
+void shim_watch_exits(void)
+{
+	watch_exits = true;
+}
+
+void shim_thread_exit(struct thread *t)
+{
+	ex_point1(t, EX_WRITE, NULL, NULL);
+	t->pi_blocked_on = &freed_waiter;
+	t->prio = t->normal_prio = -1000;
+	ex_log("its struct thread is freed");
 }
 
 bool shim_slept_on_lock(int i)
@@ -92,6 +112,10 @@ static struct thread *thread_of_state(const volatile void *p)
 
 void explore_atomic_point(const volatile void *p, int write)
 {
+	if (p == &freed.owner)
+		ex_fail("%s reads a thread that has exited: an owner it loaded before "
+			"unlocked, exited and was freed meanwhile",
+			threads[ex_self()]->name);
 	if (lock_of_owner(p))
 		ex_point1((const void *)p, write ? EX_WRITE : EX_READ, NULL, NULL);
 }
@@ -99,7 +123,15 @@ void explore_atomic_point(const volatile void *p, int write)
 void explore_atomic_done(const volatile void *p, const char *op, u64 before)
 {
 	struct rt_mutex *m = lock_of_owner(p);
-	if (!ex_logging || !m)
+	if (!m)
+		return;
+	/* An owner just loaded is a pointer the code may follow: in a
+	 * scenario where threads exit, that owner may exit before it does
+	 * (a point here, a read of the owner's struct thread). */
+	struct thread *o = (struct thread *)(before & ~RT_MUTEX_HAS_WAITERS);
+	if (watch_exits && !strcmp(op, "load") && o && o != threads[ex_self()])
+		ex_point1(o, EX_READ, NULL, NULL);
+	if (!ex_logging)
 		return;
 	char a[32], b[32];
 	shim_owner_str(before, a, sizeof(a));

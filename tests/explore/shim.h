@@ -21,6 +21,12 @@ struct raw_spinlock *shim_pi_lock(void);
 bool shim_slept_on_lock(int i);
 /* Raw spinlocks held now, by anyone (0: a quiescent point). */
 int shim_raw_locks_held(void);
+/* For a scenario whose threads exit: an owner word's load is followed
+ * by a point (the owner loaded may exit before it is followed), and a
+ * read through an exited thread's pi_blocked_on is reported. */
+void shim_watch_exits(void);
+/* The running thread t exits and its memory is freed (poisoned). */
+void shim_thread_exit(struct thread *t);
 /* "deadlock detected" reports printed by thread i in this run. */
 int shim_deadlock_reports(int i);
 /* An owner word, readable: "0", "O", "O|waiters", "waiters bit". */

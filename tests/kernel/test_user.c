@@ -6,7 +6,9 @@
  * process, in every preemption mode two CPU-bound programs on one CPU
  * both run while a kernel thread there still gets its turn, and a user
  * SCHED_FIFO spinner holds a normal thread off its CPU until the RT
- * throttle (sched/rt.c) gives the normal thread its 5%. */
+ * throttle (sched/rt.c) gives the normal thread its 5%, and a program
+ * that flips between SCHED_FIFO and SCHED_OTHER has its FIFO time
+ * charged and its slice end all the same. */
 #include "tests/kernel/ktest.h"
 #include "process/process.h"
 #include "mm/user_mm.h"
@@ -325,6 +327,81 @@ static void fifo_throttled_body(struct ktest *t)
 	KT_EXPECT(t, WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
+/* The flipper program (SCHED_FIFO 99 and back to SCHED_OTHER, two system
+ * calls a round, never blocking) pinned to this CPU, where this normal
+ * thread wakes every millisecond for 100 ms, in each preemption mode.
+ * Whatever the flipper does, its turn must end and its FIFO time must be
+ * counted: this thread gets back in within a few slices each time (a
+ * change of policy hands out no fresh slice), and nearly every tick the
+ * flipper ran is charged to the throttle's 95% (cpu_stats.rt_ticks: it
+ * was FIFO during each). The flipper stops by itself after 300 ms, so a
+ * kernel that starves this thread fails the case instead of hanging.
+ * The gap's bound: the flipper's slice starts as this thread goes to
+ * sleep, and ends 5 ticks later, at that tick or at the flipper's next
+ * drop to normal a microsecond on; one tick more is slack. Runs show
+ * exactly 5 ms; a request served while the flipper was FIFO and then
+ * lost (none, voluntary and lazy wait for the return to user) costs
+ * more ticks. Checked under icount only, where a millisecond is one. */
+static void fifo_flipper_body(struct ktest *t);
+
+static void fifo_flipper(struct ktest *t)
+{
+	user_quiet_begin();
+	fifo_flipper_body(t);
+	user_quiet_end();
+}
+
+static void flip_in_mode(struct ktest *t, int mode)
+{
+	u32 cpu = raw_smp_processor_id(); /* this thread is pinned: main, CPU 0 */
+	const char *argv[] = { "flipper", "300" };
+	struct spawn_args a = { "flipper", 2, argv, NULL, false, 1UL << cpu, NULL, 0, NULL };
+	int e = 0;
+	u64 charged = per_cpu(stats.rt_ticks, cpu);
+	struct process *p = process_spawn(&a, &e);
+	KT_ASSERT(t, p);
+	u64 start = ktime_get_ns(), last = start, max_gap = 0;
+	u32 wakeups = 0;
+	while (last - start < 100 * NSEC_PER_MSEC) {
+		sleep_ns(NSEC_PER_MSEC);
+		u64 now = ktime_get_ns();
+		max_gap = MAX(max_gap, now - last);
+		last = now;
+		wakeups++;
+	}
+	bool flipping = READ_ONCE(p->state) != PROC_ZOMBIE;
+	u64 ticks = READ_ONCE(p->thread->utime) + READ_ONCE(p->thread->stime);
+	charged = per_cpu(stats.rt_ticks, cpu) - charged;
+	process_kill(p->pid, SIGKILL);
+	int status = process_wait(p);
+	ktest_diag(t, "mode %s: %u wake-ups in 100 ms, the longest gap %llu us; the flipper ran "
+		   "%llu ticks, %llu charged to the FIFO band", preempt_mode_name(mode), wakeups,
+		   (unsigned long long)(max_gap / 1000), (unsigned long long)ticks,
+		   (unsigned long long)charged);
+	KT_EXPECT(t, flipping); /* this thread got in while the flipper ran */
+	KT_EXPECT(t, WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	KT_EXPECT_OP(t, ticks, >, 0);
+	KT_EXPECT_OP(t, charged * 10, >=, ticks * 9);
+	if (clock_icount)
+		KT_EXPECT_OP(t, max_gap, <=, (SCHED_SLICE_TICKS + 1) * NSEC_PER_SEC / tick_hz);
+}
+
+static void fifo_flipper_body(struct ktest *t)
+{
+	if (!user_have(t, "flipper"))
+		return;
+	int old = preempt_mode;
+	for (int mode = 0; mode < NR_PREEMPT_MODES; mode++) {
+		/* On the wall clock, where the gap is not bounded, the boot's
+		 * mode alone: the other checks do not depend on it. */
+		if (!preempt_mode_valid(mode) || (!clock_icount && mode != old))
+			continue;
+		KT_ASSERT_EQ(t, preempt_mode_set(mode), 0);
+		flip_in_mode(t, mode);
+	}
+	preempt_mode_set(old);
+}
+
 KTEST_SUITE(user,
 	    KTEST_CASE(hello_args),
 	    KTEST_CASE(spawn_errors),
@@ -333,4 +410,5 @@ KTEST_SUITE(user,
 	    KTEST_CASE(sysret_noncanonical),
 	    KTEST_CASE(kill_running_and_sleeping),
 	    KTEST_CASE(spins_share_cpu_every_mode),
-	    KTEST_CASE(fifo_throttled));
+	    KTEST_CASE(fifo_throttled),
+	    KTEST_CASE(fifo_flipper));

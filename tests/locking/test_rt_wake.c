@@ -3,7 +3,7 @@
  * alone (every thread pinned to the same CPU, an orchestrating thread
  * above them all), so it runs the same on the wall clock and under
  * icount, and on any number of CPUs. Each one hung or misordered before
- * the fix it names. */
+ * the fix it names. The last watches a run-queue lock and needs two CPUs. */
 #include "tests/kernel/ktest.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/locking/rtmutex.h"
@@ -11,6 +11,8 @@
 #include "kernel/time/time.h"
 #include "sched/sched.h"
 #include "sched/preempt_mode.h"
+#include "sched/rq.h" /* the run queues' locks, which one case watches */
+#include "arch/x86_64/cpu.h"
 
 static u64 wake_cpu_mask(void)
 {
@@ -251,7 +253,85 @@ static void wake_kept_across_rtlock_wait(struct ktest *t)
 #endif
 }
 
+/* ---- A wake-up moves a thread with both run queues locked.
+ * T sleeps on CPU A and may run only on CPU B. H holds B's run-queue
+ * lock while W, on A, wakes T: W takes A's lock, then waits for B's. A
+ * priority change (rt_mutex_setprio()) locks T's run queue by T->cpu,
+ * still A: if W had let A's lock go before it had B's, the change could
+ * run between, and requeue T on the wrong list or the wrong run queue.
+ * H looks: A's lock must be held while W waits for B's. */
+static volatile int mv_go_t, mv_held, mv_waker_waits, mv_a_was_free = -1, mv_woken;
+static u32 mv_a, mv_b;
+static struct thread *mv_t;
+
+static void mv_sleeper(void *arg)
+{
+	(void)arg;
+	park(&mv_go_t);
+}
+
+static void mv_holder(void *arg)
+{
+	(void)arg;
+	struct raw_spinlock *b = &rqs[mv_b].lock, *a = &rqs[mv_a].lock;
+	u64 f = local_irq_save();
+	raw_spin_lock(b);
+	WRITE_ONCE(mv_held, 1);
+	/* Until the waker queues behind us for B's lock (a ticket lock: two
+	 * tickets out), or a second has passed. */
+	u64 end = ktime_get_ns() + NSEC_PER_SEC;
+	while (READ_ONCE(b->next) - READ_ONCE(b->serving) < 2 && ktime_get_ns() < end)
+		cpu_relax();
+	mv_waker_waits = READ_ONCE(b->next) - READ_ONCE(b->serving) >= 2;
+	mv_a_was_free = raw_spin_trylock(a);
+	if (mv_a_was_free)
+		raw_spin_unlock(a);
+	raw_spin_unlock(b);
+	local_irq_restore(f);
+}
+
+static void mv_waker(void *arg)
+{
+	(void)arg;
+	u64 end = ktime_get_ns() + NSEC_PER_SEC;
+	while (!READ_ONCE(mv_held) && ktime_get_ns() < end)
+		cpu_relax();
+	WRITE_ONCE(mv_go_t, 1);
+	mv_woken = wake_up_thread(mv_t);
+}
+
+static void wake_moves_with_both_locks(struct ktest *t)
+{
+	if (nr_cpus_online < 2)
+		KT_SKIP(t, "needs two CPUs: a wake-up that moves a thread");
+	mv_a = 0;
+	mv_b = nr_cpus_online - 1;
+	mv_go_t = mv_held = mv_waker_waits = mv_woken = 0;
+	mv_a_was_free = -1;
+	mv_t = thread_create(mv_sleeper, NULL, "mv_t", PRIO_NORMAL, 1UL << mv_a);
+	KT_ASSERT(t, mv_t);
+	bool parked = WAIT_UNTIL(!READ_ONCE(mv_t->on_rq));
+	/* Asleep on A; from now on it may run on B alone. */
+	mv_t->allowed_cpus = 1UL << mv_b;
+	struct thread *h = parked ? thread_create(mv_holder, NULL, "mv_h", 90, 1UL << mv_b) : NULL;
+	struct thread *w = h ? thread_create(mv_waker, NULL, "mv_w", 90, 1UL << mv_a) : NULL;
+	if (w)
+		thread_join(w);
+	if (h)
+		thread_join(h);
+	if (!w)
+		unpark(mv_t, &mv_go_t);
+	thread_join(mv_t);
+	KT_ASSERT(t, parked && h && w);
+	ktest_diag(t, "the waker waited for CPU %u's run-queue lock: %s; CPU %u's was %s meanwhile",
+		   mv_b, mv_waker_waits ? "yes" : "no", mv_a, mv_a_was_free ? "free" : "held");
+	KT_EXPECT(t, mv_woken);
+	KT_EXPECT(t, mv_waker_waits);
+	KT_EXPECT_EQ(t, mv_a_was_free, 0);
+}
+
 KTEST_SUITE(rt_wake,
 	KTEST_CASE(new_top_waiter_woken),
 	KTEST_CASE(boost_moves_preempted_sleeper),
-	KTEST_CASE(wake_kept_across_rtlock_wait));
+	KTEST_CASE(wake_kept_across_rtlock_wait),
+	KTEST_CASE(wake_moves_with_both_locks));

@@ -121,6 +121,35 @@ def test_leaks(tmp) -> list[str]:
     return problems
 
 
+def test_docs(tmp) -> list[str]:
+    """The book of a lab's tree: an excerpt of a hole shows the stub,
+    checks against the skeleton, and one that kept the answer leaks."""
+    from tools.lib import excerpts
+    ref, skel = os.path.join(tmp, "ref"), os.path.join(tmp, "skel")
+    out, _, where = labmod.skeleton_lines(SOURCE, "k/x.c", "L1")
+    doc = ("The fold:\n\n`k/x.c:4`, `fold()`:\n```c\nstatic bool fold(void)\n{\n...\n"
+           "\tif (!tif_need_resched())\n\t\treturn false;\n...\n```\n")
+    for root, text in ((ref, SOURCE), (skel, "\n".join(out) + "\n")):
+        os.makedirs(os.path.join(root, "k"), exist_ok=True)
+        os.makedirs(os.path.join(root, "docs"), exist_ok=True)
+        with open(os.path.join(root, "k", "x.c"), "w") as f:
+            f.write(text)
+    problems = [f"the reference's excerpt: {e}" for e in excerpts.check(ref, "docs/NAME.md", doc)[1]]
+    new, bad = labmod.skeleton_doc(ref, "docs/NAME.md", doc, {"k/x.c": (out, where)})
+    problems += [f"skeleton_doc(): {e}" for e in bad]
+    problems += [f"the skeleton's excerpt: {e}" for e in excerpts.check(skel, "docs/NAME.md", new)[1]]
+    if "lab_hole(1" not in new or "`k/x.c:5`" not in new:
+        problems.append(f"the excerpt shows no stub, or the wrong line: {new!r}")
+    for text, want in ((new, 0), (doc, 2)):
+        with open(os.path.join(skel, "docs", "a.md"), "w") as f:
+            f.write(text)
+        leaks = labmod.leaked_lines(ref, skel, "L1")
+        if len(leaks) != want:
+            problems.append(f"{'the stubbed' if not want else 'the reference'} doc: "
+                            f"{len(leaks)} leaks, not {want}: {leaks}")
+    return problems
+
+
 def test_rubric(tmp) -> list[str]:
     problems = []
     labs = labmod.load_rubric(ROOT)
@@ -279,6 +308,7 @@ def test_tree(tmp) -> list[str]:
 
 
 TESTS = [("lab-holes", test_holes), ("lab-skeleton", test_skeleton), ("lab-leaks", test_leaks),
+         ("lab-docs", test_docs),
          ("lab-rubric", test_rubric), ("lab-checks", test_checks), ("lab-log", test_log),
          ("lab-tree", test_tree)]
 

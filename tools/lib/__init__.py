@@ -12,6 +12,8 @@ start QEMU, stop processes and read the build through this package:
                 kernel's limits and option names (build/fold_offsets.py)
     serial.py   reading a serial log: cleaned lines, a panic and its trace
     ktap.py     the strict KTAP parser
+    excerpts.py the docs' code excerpts: resolving a name in a source file,
+                checking and rewriting an excerpt (tests/check-docs)
 
 Its own checks are tests/tools/lib_selftest.py (run by tests/run
 --self-test), with a fake QEMU and a fake make (tests/tools/fakes.py).

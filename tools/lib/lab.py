@@ -226,27 +226,82 @@ def stub_lines(hole: Hole) -> list[str]:
     return out
 
 
-def skeleton_text(text: str, path: str, lab: str) -> tuple[str, list[Hole]]:
-    """The file with lab's holes stubbed (and kernel/lab.h included), and
-    those holes; the text unchanged if it has none."""
-    holes = [h for h in find_holes(text, path) if h.lab == lab]
-    if not holes:
-        return text, []
+def skeleton_lines(text: str, path: str, lab: str) -> tuple[list[str], list[Hole], list[list[int]]]:
+    """The file's lines with lab's holes stubbed (and kernel/lab.h
+    included), those holes, and where each line of the reference went:
+    [its index in the skeleton], or for a line of a hole every index of
+    the hole's stub."""
     lines = text.splitlines()
+    holes = [h for h in find_holes(text, path) if h.lab == lab]
+    where: list[list[int]] = []
     out: list[str] = []
     prev = 0
     for h in holes:
-        out += lines[prev:h.begin] + stub_lines(h)
+        where += [[len(out) + k] for k in range(h.begin - prev)]
+        out += lines[prev:h.begin]
+        stub = stub_lines(h)
+        where += [list(range(len(out), len(out) + len(stub)))] * (h.end + 1 - h.begin)
+        out += stub
         prev = h.end + 1
+    where += [[len(out) + k] for k in range(len(lines) - prev)]
     out += lines[prev:]
-    if LAB_INCLUDE not in out:
+    if holes and LAB_INCLUDE not in out:
         first = next(i for i, l in enumerate(out) if "LAB(" in l and "TODO" in l)
         incl = [i for i, l in enumerate(out[:first]) if l.startswith("#include ")]
         if not incl:
             raise LabError(f"{path}: no #include line before its first hole, so "
                            f"nowhere to add {LAB_INCLUDE}")
-        out.insert(incl[-1] + 1, f"{LAB_INCLUDE} /* make lab: lab_hole() */")
+        at = incl[-1] + 1
+        out.insert(at, f"{LAB_INCLUDE} /* make lab: lab_hole() */")
+        where = [[k + (k >= at) for k in w] for w in where]
+    return out, holes, where
+
+
+def skeleton_text(text: str, path: str, lab: str) -> tuple[str, list[Hole]]:
+    """The file with lab's holes stubbed (and kernel/lab.h included), and
+    those holes; the text unchanged if it has none."""
+    out, holes, _ = skeleton_lines(text, path, lab)
+    if not holes:
+        return text, []
     return "\n".join(out) + ("\n" if text.endswith("\n") else ""), holes
+
+
+def skeleton_doc(ref_root: str, doc: str, text: str,
+                 skeletons: dict[str, tuple[list[str], list[list[int]]]]) -> tuple[str, list[str]]:
+    """A doc of the skeleton: its code excerpts (tools/lib/excerpts.py) of
+    a file with holes show the skeleton's lines, the stub where the
+    reference's code was, so that the student's book neither gives the
+    answer away nor disagrees with the student's source. skeletons maps
+    a path to its skeleton lines and skeleton_lines()'s `where`. Returns
+    the new text and the excerpts it could not place."""
+    from tools.lib import excerpts
+    found, errors = excerpts.parse(doc, text)
+    lines = text.splitlines()
+    for e in reversed(found):
+        if e.file not in skeletons:
+            continue
+        out, where = skeletons[e.file]
+        try:
+            region = excerpts.resolve(ref_root, e.file, e.name)
+        except excerpts.ResolveError as x:
+            errors.append(f"{e.where()}: {x}")
+            continue
+        starts, why = excerpts.match(e, region)
+        if why:
+            errors.append(why)
+            continue
+        runs, lead, trail, _ = excerpts.segments(e.body)
+        shown = sorted({k for run, at in zip(runs, starts) for n in range(len(run))
+                        for k in where[region[at + n][0] - 1]})
+        body = [excerpts.ELISION] if lead else []
+        for n, k in enumerate(shown):
+            if n and k != shown[n - 1] + 1:
+                body.append(excerpts.ELISION)
+            body.append(out[k])
+        body += [excerpts.ELISION] if trail else []
+        lines[e.caption] = f"`{e.file}:{shown[0] + 1}`, `{e.name}`:"
+        lines[e.caption + 2:e.close] = body
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else ""), errors
 
 
 # ---------------------------------------------------------------------------
@@ -286,9 +341,16 @@ def all_holes(root: str, files: list[str] | None = None) -> list[Hole]:
     return holes
 
 
+def doc_files(files: list[str]) -> list[str]:
+    """The docs whose code excerpts quote the sources: README.md, docs/*.md."""
+    return [p for p in files if p == "README.md" or
+            (p.startswith("docs/") and p.endswith(".md") and p.count("/") == 1)]
+
+
 def leaked_lines(ref_root: str, skel_root: str, lab: str) -> list[str]:
     """Lines removed from lab's holes that the skeleton still has, where
-    the reference has them nowhere but in those holes."""
+    the reference has them nowhere but in those holes: in its sources and
+    in its docs' code excerpts."""
     files = source_files(ref_root)
     removed, elsewhere = {}, set()
     for p in files:
@@ -305,7 +367,10 @@ def leaked_lines(ref_root: str, skel_root: str, lab: str) -> list[str]:
         elsewhere |= {l.strip() for k, l in enumerate(lines) if k not in inside}
     answer = {t: w for t, w in removed.items() if t not in elsewhere}
     found = []
-    for p in source_files(skel_root):
+    docs = ["README.md"] + sorted("docs/" + n for n in os.listdir(os.path.join(skel_root, "docs"))
+                                  if n.endswith(".md")) \
+        if os.path.isdir(os.path.join(skel_root, "docs")) else ["README.md"]
+    for p in source_files(skel_root) + [d for d in docs if os.path.exists(os.path.join(skel_root, d))]:
         with open(os.path.join(skel_root, p)) as f:
             for n, line in enumerate(f, 1):
                 if line.strip() in answer:

@@ -57,7 +57,7 @@ entry_SYSCALL_64:
 	; do_syscall_64 says whether SYSRET may return: it restores RIP from
 	; RCX and RFLAGS from R11 and nothing else, and on Intel CPUs a
 	; non-canonical RCX makes it fault in ring 0 with the user's RSP and
-	; GS already loaded (CVE-2012-0217). process/syscall.c checks RCX ==
+	; GS already loaded (CVE-2012-0217). process/syscall.h checks RCX ==
 	; RIP, R11 == RFLAGS, RIP canonical, and the selectors; otherwise IRETQ,
 	; which restores everything from the frame.
 	test al, al

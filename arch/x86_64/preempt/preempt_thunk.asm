@@ -17,8 +17,10 @@ section .text
 extern preempt_schedule
 global preempt_schedule_thunk
 global preempt_schedule_regs
+; EXCERPT(thunk) BEGIN (docs/02-modes-and-patching.md quotes these lines)
 	PATCH_SITE "preempt_schedule", preempt_schedule_thunk, preempt_schedule_regs, PATCH_MODES_PREEMPT
 	ret
+; EXCERPT(thunk) END
 
 preempt_schedule_regs:
 	push rbp
