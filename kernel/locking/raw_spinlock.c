@@ -48,6 +48,14 @@ static bool do_raw_spin_lock(raw_spinlock_t *l)
 	return true;
 }
 
+#if !LOCKDEP
+/* The inline raw_spin_lock()'s contended path: preemption is already off. */
+void raw_spin_lock_slowpath(raw_spinlock_t *l)
+{
+	if (!do_raw_spin_lock(l))
+		preempt_enable_no_resched();
+}
+
 #if DEBUG_CHECKS
 /* debug_spin_unlock()'s BUG. */
 void raw_spin_unlock_bad(raw_spinlock_t *l)
@@ -56,20 +64,13 @@ void raw_spin_unlock_bad(raw_spinlock_t *l)
 	    l->name ? l->name : "?", raw_smp_processor_id(), l->owner_cpu);
 }
 #endif
-
-#if !LOCKDEP
-/* The inline raw_spin_lock()'s contended path: preemption is already off. */
-void raw_spin_lock_slowpath(raw_spinlock_t *l)
-{
-	if (!do_raw_spin_lock(l))
-		preempt_enable_no_resched();
-}
 #else
 /* LOCKDEP=1 is a debug build (raw_spinlock.h): the owner is there. */
 void do_raw_spin_unlock(raw_spinlock_t *l)
 {
 	if (unlikely(l->owner_cpu != (s32)raw_smp_processor_id()))
-		raw_spin_unlock_bad(l);
+		BUG("spin_unlock of %s by CPU %u, owner is CPU %d",
+		    l->name ? l->name : "?", raw_smp_processor_id(), l->owner_cpu);
 	lock_release(l);
 	l->owner_cpu = -1;
 	__atomic_store_n(&l->serving, l->serving + 1, __ATOMIC_RELEASE);
