@@ -19,6 +19,7 @@ TCG_THREAD ?= auto
 UEFI     ?= 0
 MIGHT_FAULT ?= 1
 LOCKDEP  ?= 0
+RELEASE  ?= 0
 PREEMPT_ENABLE_CALL ?= thunk
 FRAME_POINTER ?= 1
 MENU     ?= 0
@@ -83,6 +84,12 @@ endif
 ifeq ($(filter $(LOCKDEP),0 1),)
 $(error LOCKDEP=$(LOCKDEP): choose 0 (no lock validator) or 1 (lockdep-lite: lock order and IRQ state checked))
 endif
+ifeq ($(filter $(RELEASE),0 1),)
+$(error RELEASE=$(RELEASE): choose 0 (the debug build: every debug check) or 1 (the release build: the checks that only catch bugs compiled out, kernel/debug/checks.h))
+endif
+ifeq ($(RELEASE)-$(LOCKDEP),1-1)
+$(error LOCKDEP=1 is a debug option and RELEASE=1 compiles the debug checks out (the spinlock's owner lockdep reads among them): choose one)
+endif
 ifeq ($(filter $(PREEMPT_ENABLE_CALL),thunk c),)
 $(error PREEMPT_ENABLE_CALL=$(PREEMPT_ENABLE_CALL): choose thunk (preempt_enable's slow path through the register-saving preempt_schedule_thunk) or c (a plain C call of preempt_schedule))
 endif
@@ -125,13 +132,18 @@ OPT := $(if $(filter 1,$(DEBUG)),-Og,-O2)
 # declaration. A prototype written in the .c file itself passes them:
 # tests/check-protos catches that.
 PROTO_WARNINGS := -Wmissing-prototypes -Wmissing-declarations -Wredundant-decls
+# RELEASE=1: -DFOLD_RELEASE=1, from which kernel/debug/checks.h defines
+# DEBUG_CHECKS, the one macro every debug-only check tests. -Wundef makes
+# an #if on a macro no header defined an error, not a silent 0 (a file
+# testing DEBUG_CHECKS without that header would be a release build).
+RELEASE_DEFS := -DFOLD_RELEASE=$(RELEASE) -Wundef
 FRAME_FLAGS := $(if $(filter 1,$(FRAME_POINTER)),-fno-omit-frame-pointer,-fomit-frame-pointer)
-CALL_DEFS := $(if $(filter c,$(PREEMPT_ENABLE_CALL)),-DPREEMPT_ENABLE_CALL_C=1)
+CALL_DEFS := -DPREEMPT_ENABLE_CALL_C=$(if $(filter c,$(PREEMPT_ENABLE_CALL)),1,0)
 CFLAGS_COMMON := -std=gnu11 -ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only -fno-stack-protector \
 	$(FRAME_FLAGS) -fno-strict-aliasing -fno-asynchronous-unwind-tables \
 	$(OPT) -g -Wall -Wextra $(PROTO_WARNINGS) -Werror -I. $(MODE_DEFS) -DMIGHT_FAULT=$(MIGHT_FAULT) -DLOCKDEP=$(LOCKDEP) \
-	$(CALL_DEFS)
+	$(CALL_DEFS) $(RELEASE_DEFS)
 CFLAGS := $(CFLAGS_COMMON) $(MODEL_DEFS)
 NASMFLAGS := -f elf64 -g -F dwarf -I$(BUILD)/ -Iarch/x86_64/
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -L $(BUILD) -T linker.ld
@@ -178,7 +190,7 @@ compile_commands.json: $(BUILD)/compile_commands.json
 # The switches this build was made with; a change rebuilds everything.
 $(BUILD)/config: FORCE
 	@mkdir -p $(BUILD)
-	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) MIGHT_FAULT=$(MIGHT_FAULT) LOCKDEP=$(LOCKDEP) PREEMPT_ENABLE_CALL=$(PREEMPT_ENABLE_CALL) FRAME_POINTER=$(FRAME_POINTER) CC=$(CC)" > $@.new
+	@echo "COUNT=$(COUNT) PREEMPT=$(PREEMPT) DEBUG=$(DEBUG) MIGHT_FAULT=$(MIGHT_FAULT) LOCKDEP=$(LOCKDEP) RELEASE=$(RELEASE) PREEMPT_ENABLE_CALL=$(PREEMPT_ENABLE_CALL) FRAME_POINTER=$(FRAME_POINTER) CC=$(CC)" > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
 # The structure offsets and constants of arch/x86_64/kernel/asm-offsets.c: for
@@ -560,6 +572,8 @@ help:
 	@echo "                   or fault injection's caller filter, so no fault injection)"
 	@echo "  EXPERIMENTS_OUT=$(EXPERIMENTS_OUT) EXPERIMENTS_DOC=$(EXPERIMENTS_DOC)  make experiments: output directory; a second copy of the page (docs)"
 	@echo "  LOCKDEP=$(LOCKDEP)       1: lockdep-lite, lock order (ABBA) and IRQ-state checks (kernel/locking/lockdep.h)"
+	@echo "  RELEASE=$(RELEASE)       1: the release build, the checks that only catch bugs compiled out (kernel/debug/checks.h;"
+	@echo "                   docs/06-measuring.md lists them); 0: the debug build, every check"
 	@echo "  CMDLINE=\"$(CMDLINE)\"   kernel command line baked into the ISO"
 	@echo "  DEBUG=$(DEBUG)         1: build with -Og"
 	@echo "  BUILD=$(BUILD) ISO=$(ISO)  output places"

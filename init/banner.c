@@ -8,6 +8,7 @@
 #include "kernel/preempt.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
+#include "kernel/debug/checks.h"
 
 static void cpu_brand(char *vendor, char *brand)
 {
@@ -47,8 +48,16 @@ void print_banner(void)
 	const char *b = brand;
 	while (*b == ' ')
 		b++;
-	printk(KERN_NOTICE "fold %s: a teaching kernel for preemption (count model %s, default preemption %s)\n",
-	       FOLD_VERSION, preempt_model_name(), PREEMPT_MODE_DEFAULT_NAME);
+	/* A release build says so (make RELEASE=1, kernel/debug/checks.h);
+	 * the debug build, the default, says nothing more, and its boot runs
+	 * the very instructions it ran before there was a release build (the
+	 * docs' icount excerpts are that exact). */
+	if (DEBUG_CHECKS)
+		printk(KERN_NOTICE "fold %s: a teaching kernel for preemption (count model %s, default preemption %s)\n",
+		       FOLD_VERSION, preempt_model_name(), PREEMPT_MODE_DEFAULT_NAME);
+	else
+		printk(KERN_NOTICE "fold %s: a teaching kernel for preemption (count model %s, default preemption %s, release build)\n",
+		       FOLD_VERSION, preempt_model_name(), PREEMPT_MODE_DEFAULT_NAME);
 	printk(KERN_NOTICE "cpu: %s %s, TSC %llu.%03llu MHz (%s)\n", vendor, b,
 	       (unsigned long long)(tsc_hz / 1000000), (unsigned long long)(tsc_hz / 1000 % 1000),
 	       tsc_source);

@@ -9,6 +9,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/regs.h"
 #include "lib/list.h"
+#include "kernel/debug/checks.h"
 
 struct call_single_data {
 	smp_call_func_t fn;
@@ -25,8 +26,9 @@ static struct call_queue {
 
 u32 smp_processor_id(void)
 {
-	/* The CPU number is stable only while nothing can migrate us. */
-	if (unlikely(preemptible()))
+	/* The CPU number is stable only while nothing can migrate us
+	 * (checked in the debug build: Linux's CONFIG_DEBUG_PREEMPT). */
+	if (DEBUG_CHECKS && unlikely(preemptible()))
 		report_bug("using smp_processor_id() in preemptible code");
 	return raw_smp_processor_id();
 }

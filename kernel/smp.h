@@ -13,5 +13,5 @@ int smp_call_function_single(u32 cpu, smp_call_func_t fn, void *arg, bool wait);
 /* The same on every online CPU in `mask` except the caller. */
 void smp_call_function_many(u64 mask, smp_call_func_t fn, void *arg, bool wait);
 void smp_init(void);          /* register the IPI handlers */
-u32 smp_processor_id(void);   /* checks preemption is off (debug) */
+u32 smp_processor_id(void);   /* checks preemption is off (debug build) */
 #endif

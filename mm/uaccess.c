@@ -7,6 +7,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"
 #include "lib/parse.h"
+#include "kernel/debug/checks.h"
 
 #if MIGHT_FAULT
 bool might_fault_enabled = true;
@@ -31,10 +32,12 @@ early_param(might_fault, set_might_fault, might_fault_enabled,
 
 /* Linux's __might_fault (mm/memory.c): a user access may fault and the
  * fault may sleep, so the caller must be able to sleep; and it is a
- * might_sleep(), a preemption point in voluntary mode. */
+ * might_sleep(), a preemption point in voluntary mode. The report is a
+ * debug check: a release build keeps the point alone
+ * (kernel/debug/checks.h). */
 void __might_fault(const char *file, int line)
 {
-	if (unlikely(preempt_count() != 0 || irqs_disabled())) {
+	if (DEBUG_CHECKS && unlikely(preempt_count() != 0 || irqs_disabled())) {
 		report_bug("might_fault in atomic context at %s:%d (preempt count 0x%x, IRQs %s)",
 			   file, line, preempt_count(), irqs_disabled() ? "off" : "on");
 		return;

@@ -13,6 +13,7 @@
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
 #include "kernel/trace/trace.h"
+#include "kernel/debug/checks.h"
 #include "mm/user_mm.h"
 #include "arch/x86_64/kernel/gdt.h"
 
@@ -21,9 +22,12 @@ __noreturn __attribute__((cold)) void switch_count_bug(const char *when);
 
 /* The count on both sides of every switch is SWITCH_PREEMPT_COUNT
  * (sched/core.c says why); counted, so that the torture can say how many
- * it made (none failed: a failure is a panic). */
+ * it made (none failed: a failure is a panic). A debug check: a release
+ * build neither checks nor counts (kernel/debug/checks.h). */
 static __always_inline void check_switch_count(const char *when)
 {
+	if (!DEBUG_CHECKS)
+		return;
 	this_cpu_stat_inc(switch_count_checks);
 	if (unlikely(preempt_count() != SWITCH_PREEMPT_COUNT))
 		switch_count_bug(when);

@@ -32,6 +32,7 @@
 #include "arch/x86_64/kernel/gdt.h"
 #include "mm/user_mm.h"
 #include "kernel/trace/trace.h"
+#include "kernel/debug/checks.h"
 
 struct rq rqs[MAX_CPUS];
 
@@ -133,11 +134,12 @@ void context_switch(struct rq *rq, struct thread *prev, struct thread *next)
 
 /* Debug check: schedule() from atomic context (Linux's "scheduling while
  * atomic"). Report, then switch with the count the switch needs and give
- * the caller its count back afterwards. */
+ * the caller its count back afterwards. A release build does neither
+ * (kernel/debug/checks.h): such a caller then breaks the switch's count. */
 void schedule(void)
 {
 	u32 excess = 0;
-	if (unlikely(preempt_count() != 0 || irqs_disabled())) {
+	if (DEBUG_CHECKS && unlikely(preempt_count() != 0 || irqs_disabled())) {
 		report_bug("scheduling while atomic: %s, IRQs %s",
 			   preempt_count() ? "preempt count nonzero" : "count ok",
 			   irqs_disabled() ? "off" : "on");
@@ -150,7 +152,8 @@ void schedule(void)
 		__schedule(SM_NONE);
 		preempt_enable_no_resched();
 	} while (need_resched());
-	preempt_count_add(excess);
+	if (DEBUG_CHECKS)
+		preempt_count_add(excess);
 }
 
 void yield(void)
@@ -266,7 +269,7 @@ void preempt_schedule(void)
  * code with IF=1, when the count says preemptible + resched wanted. */
 void preempt_schedule_irq(void)
 {
-	if (unlikely(preempt_count() != 0))
+	if (DEBUG_CHECKS && unlikely(preempt_count() != 0))
 		BUG("preempt_schedule_irq with count 0x%x", preempt_count());
 	do {
 		this_cpu_stat_inc(preempt_irq);

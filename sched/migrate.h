@@ -20,6 +20,7 @@
 #include "sched/sched.h"
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
+#include "kernel/debug/checks.h"
 
 static __always_inline bool is_migration_disabled(const struct thread *t)
 {
@@ -44,7 +45,7 @@ static __always_inline void migrate_enable(void)
 #if PREEMPT_RT
 	struct thread *t = current_thread();
 	barrier();
-	if (unlikely(t->migration_disabled == 0)) {
+	if (DEBUG_CHECKS && unlikely(t->migration_disabled == 0)) {
 		report_bug("migrate_enable() without migrate_disable() in thread %u (%s)",
 			   t->id, t->name);
 		return;

@@ -6,6 +6,7 @@
 #include "lib/types.h"
 #include "sched/thread.h"
 #include "kernel/percpu.h"
+#include "kernel/debug/checks.h"
 
 #define SM_NONE 0      /* the thread blocked or yielded */
 #define SM_PREEMPT 1   /* the thread was preempted (stays runnable) */
@@ -95,6 +96,16 @@ void sleep_ns(u64 ns);
 /* preempt_mode.c: the voluntary preemption points, Linux's semantics per mode. */
 int cond_resched(void);
 void might_resched(void);
-#define might_sleep() __might_sleep(__FILE__, __LINE__)
+/* Linux's might_sleep(): the report of a call from atomic context, then
+ * the preemption point (__might_sleep()); in a release build only the
+ * point, as in Linux without CONFIG_DEBUG_ATOMIC_SLEEP
+ * (kernel/debug/checks.h). */
+#define might_sleep()                                      \
+	do {                                               \
+		if (DEBUG_CHECKS)                          \
+			__might_sleep(__FILE__, __LINE__); \
+		else                                       \
+			might_resched();                   \
+	} while (0)
 void __might_sleep(const char *file, int line);
 #endif

@@ -8,6 +8,7 @@
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "sched/sched.h"
+#include "kernel/debug/checks.h"
 
 /* The thread flags that keep a thread from returning to ring 3 until
  * they are handled. Either reschedule flag: user space is where a lazy
@@ -38,7 +39,8 @@ void exit_to_user_mode_bad_count(u32 raw);
  * and, in a model that folds, no folded request (one would have been
  * acted on in the loop, with IRQs off since). The racy model's remote
  * writes may clear bit 31 at any time, so it is exempt from the second
- * half. */
+ * half. A debug check: a release build reads the count here not at all
+ * (kernel/debug/checks.h). */
 static __always_inline void exit_to_user_mode(struct pt_regs *regs)
 {
 	(void)regs;
@@ -46,6 +48,8 @@ static __always_inline void exit_to_user_mode(struct pt_regs *regs)
 	local_irq_disable();
 	if (unlikely(READ_ONCE(t->flags) & EXIT_TO_USER_MODE_WORK))
 		exit_to_user_mode_loop(t);
+	if (!DEBUG_CHECKS)
+		return;
 #if PREEMPT_FOLDS_RESCHED && PREEMPT_IPI_FOLDS
 	bool ok = preempt_count_raw() == PREEMPT_ENABLED; /* count 0 and nothing folded */
 #else

@@ -20,24 +20,31 @@ void raw_spin_lock_init(raw_spinlock_t *l, const char *name)
 #endif
 	l->next = 0;
 	l->serving = 0;
+#if DEBUG_CHECKS
 	l->owner_cpu = -1;
+#endif
 	l->name = name;
 }
 
 /* Returns false, without taking the lock, when this CPU already holds it:
- * a certain deadlock, reported instead (the debug check). */
+ * a certain deadlock, reported instead (the debug check; Linux's
+ * debug_spin_lock_before()). A release build spins on: it deadlocks. */
 static bool do_raw_spin_lock(raw_spinlock_t *l)
 {
+#if DEBUG_CHECKS
 	s32 me = (s32)raw_smp_processor_id();
 	if (unlikely(READ_ONCE(l->owner_cpu) == me)) {
 		report_bug("spinlock recursion: lock %s already held by this CPU (%d)",
 			   l->name ? l->name : "?", me);
 		return false;
 	}
+#endif
 	u32 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
+#if DEBUG_CHECKS
 	l->owner_cpu = me;
+#endif
 	return true;
 }
 
@@ -49,12 +56,16 @@ void raw_spin_lock_slowpath(raw_spinlock_t *l)
 		preempt_enable_no_resched();
 }
 
+#if DEBUG_CHECKS
+/* debug_spin_unlock()'s BUG. */
 void raw_spin_unlock_bad(raw_spinlock_t *l)
 {
 	BUG("spin_unlock of %s by CPU %u, owner is CPU %d",
 	    l->name ? l->name : "?", raw_smp_processor_id(), l->owner_cpu);
 }
+#endif
 #else
+/* LOCKDEP=1 is a debug build (raw_spinlock.h): the owner is there. */
 void do_raw_spin_unlock(raw_spinlock_t *l)
 {
 	if (unlikely(l->owner_cpu != (s32)raw_smp_processor_id()))
@@ -95,7 +106,7 @@ bool raw_spin_trylock(raw_spinlock_t *l)
 	u32 expected = s;
 	if (__atomic_compare_exchange_n(&l->next, &expected, s + 1, false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		l->owner_cpu = (s32)raw_smp_processor_id();
+		debug_spin_lock_after(l);
 		lock_acquire(l, true, CALLER_IP);
 		return true;
 	}

@@ -7,6 +7,7 @@
 #include "arch/x86_64/kernel/timer.h"
 #include "arch/x86_64/cpu.h"
 #include "sched/sched.h"
+#include "kernel/debug/checks.h"
 
 u32 tick_hz = 1000;
 u32 tick_hz_param = 1000;
@@ -65,7 +66,7 @@ void hrtimer_start(struct hrtimer *t, u64 expires_ns)
 	u32 cpu = raw_smp_processor_id();
 	struct timer_base *b = &bases[cpu];
 	u64 f = raw_spin_lock_irqsave(&b->lock);
-	BUG_ON(t->cpu != -1 && t->cpu != (int)cpu);
+	DEBUG_BUG_ON(t->cpu != -1 && t->cpu != (int)cpu); /* started on this CPU, or idle */
 	if (t->cpu != -1)
 		list_del(&t->node);
 	t->expires = expires_ns;

@@ -1,6 +1,8 @@
 /* The debug suite: each debug check fires when provoked on purpose, and
  * its report names the problem and carries the context (thread, CPU, the
- * count decoded) and a backtrace. */
+ * count decoded) and a backtrace. A release build (RELEASE=1) compiles
+ * most of them out (kernel/debug/checks.h): those cases skip there, and
+ * say why; the thread-exit leak check stays in every build. */
 #include "tests/kernel/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/panic.h"
@@ -11,6 +13,7 @@
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"
 #include "lib/string.h"
+#include "kernel/debug/checks.h"
 
 static char out[8192];
 static struct printk_capture cap;
@@ -56,8 +59,16 @@ static __attribute__((noipa)) void provoke_schedule_atomic(void)
 	leave_atomic(f);
 }
 
+/* The cases of the checks a release build leaves out. */
+#define SKIP_IN_RELEASE(t)                             \
+	do {                                           \
+		if (!DEBUG_CHECKS)                     \
+			KT_SKIP(t, DEBUG_CHECKS_SKIP); \
+	} while (0)
+
 static void scheduling_while_atomic(struct ktest *t)
 {
+	SKIP_IN_RELEASE(t);
 	u64 before = bug_reports;
 	u32 count = preempt_count();
 	capture();
@@ -75,6 +86,7 @@ static __attribute__((noipa)) void provoke_might_sleep(void)
 
 static void sleeping_in_atomic(struct ktest *t)
 {
+	SKIP_IN_RELEASE(t);
 	u64 before = bug_reports;
 	capture();
 	provoke_might_sleep();
@@ -116,6 +128,7 @@ static void leaky_handler(struct pt_regs *regs)
 
 static void count_leak_in_irq(struct ktest *t)
 {
+	SKIP_IN_RELEASE(t);
 	static bool registered;
 	if (!registered) {
 		irq_register(VECTOR_TEST, leaky_handler, "test-leaky");
@@ -138,6 +151,7 @@ static __attribute__((noipa)) void provoke_smp_processor_id(void)
 
 static void smp_processor_id_preemptible(struct ktest *t)
 {
+	SKIP_IN_RELEASE(t);
 	u64 before = bug_reports;
 	capture();
 	provoke_smp_processor_id();
@@ -162,6 +176,7 @@ static __attribute__((noipa)) void provoke_recursion(raw_spinlock_t *l)
 
 static void spinlock_recursion(struct ktest *t)
 {
+	SKIP_IN_RELEASE(t); /* there, the second lock would spin for ever */
 	static DEFINE_RAW_SPINLOCK(rec_lock);
 	u64 before = bug_reports;
 	u32 count = preempt_count();

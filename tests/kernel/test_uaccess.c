@@ -19,6 +19,7 @@
 #include "arch/x86_64/cpu.h"
 #include "tests/kernel/user_run.h"
 #include "lib/string.h"
+#include "kernel/debug/checks.h"
 
 #define PAGE_VA 0x10000000UL
 #define PAGE_END (PAGE_VA + PAGE_SIZE)
@@ -170,6 +171,8 @@ static void smep_blocks_user_code(struct ktest *t)
 static void might_fault_atomic(struct ktest *t)
 {
 #if MIGHT_FAULT
+	if (!DEBUG_CHECKS)
+		KT_SKIP(t, DEBUG_CHECKS_SKIP);
 	struct mm *mm = borrow(t, MM_WRITE);
 	if (!mm)
 		return;

@@ -17,6 +17,7 @@
 #include "arch/x86_64/cpu.h"
 #include "uapi/errno.h"
 #include "lib/string.h"
+#include "kernel/debug/checks.h"
 
 static u32 test_cpu(void)
 {
@@ -284,9 +285,12 @@ static void contended_spinlock_sleeps(struct ktest *t)
 #endif
 }
 
-/* ---- might_sleep() inside a raw section is a reported bug, in every build. */
+/* ---- might_sleep() inside a raw section is a reported bug, in every
+ * debug build (a release build compiles the report out). */
 static void sleep_in_raw_reported(struct ktest *t)
 {
+	if (!DEBUG_CHECKS)
+		KT_SKIP(t, DEBUG_CHECKS_SKIP);
 	static char out[4096];
 	struct printk_capture cap = { out, sizeof(out), 0, true };
 	u64 before = bug_reports;
@@ -305,6 +309,8 @@ static void spinlock_in_raw_reported(struct ktest *t)
 {
 	if (!PREEMPT_RT && !LOCKDEP)
 		KT_SKIP(t, "lockdep is off and a spinlock_t spins: build with LOCKDEP=1 or PREEMPT=rt");
+	if (!DEBUG_CHECKS) /* PREEMPT_RT's report is might_sleep()'s */
+		KT_SKIP(t, DEBUG_CHECKS_SKIP);
 	static char out[4096];
 	struct printk_capture cap = { out, sizeof(out), 0, true };
 	u64 bugs = bug_reports;

@@ -15,6 +15,8 @@
 #   make bench BENCH_ARGS="loops=500 ops=50000"
 #   make bench ACCEL=tcg            wall clock under TCG (no -icount)
 #   make bench ACCEL=kvm            wall clock under KVM
+#   make bench RELEASE=1            the release build (kernel/debug/checks.h);
+#                                   the output and RESULTS.md say which build
 #   make bench-repro                folded/full -smp 1 twice: same figures?
 #   make bench-selftest             run-bench's own tests, on canned logs
 #   make run-vs-icount              make run's report, wall clock beside icount
@@ -53,7 +55,8 @@ bench: tools
 		--smp "$(BENCH_SMP)" --loads "$(BENCH_LOADS)" \
 		--bench-args "$$FOLD_BENCH_ARGS" --accel $(or $(ACCEL),tcg) \
 		--icount $(BENCH_ICOUNT) --timeout $(BENCH_TIMEOUT) \
-		--out "$(BENCH_OUT)" $(if $(BENCH_JOBS),-j $(BENCH_JOBS))
+		--out "$(BENCH_OUT)" $(if $(BENCH_JOBS),-j $(BENCH_JOBS)) \
+		--release $(if $(filter 1,$(RELEASE)),1,0)
 
 bench-repro: tools
 	$(Q)$(BENCH_RUN) --repro-check --timeout $(BENCH_TIMEOUT) --out "$(BENCH_OUT)"

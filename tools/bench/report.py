@@ -17,6 +17,7 @@ from typing import Callable
 
 import benchlib
 from benchlib import Result
+from tools.lib.build import build_words    # run-bench puts the repository on sys.path
 
 DASH = "—"
 
@@ -672,6 +673,8 @@ def how_to_read(page: Page) -> None:
 def the_run(page: Page) -> None:
     data, run = page.data, page.run
     page.add(f"- clock: {clock_label(data)}; accelerator: {data['accel']}")
+    # Runs from before the release build existed measured the debug build.
+    page.add(f"- build: {build_words(data.get('build', 'debug'))}")
     for key, label in (("started", "started"), ("git", "source"), ("qemu", "QEMU"),
                        ("host", "host")):
         if data.get(key):

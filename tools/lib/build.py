@@ -96,6 +96,29 @@ def run_make(cmd: list[str], cwd: str, env: dict | None = None) -> tuple[int | N
         return None, f"cannot run {cmd[0]}: {e}"
 
 
+# The boot banner (init/banner.c): "... (count model M, default preemption
+# P)", with ", release build" before the ")" in a release build.
+BANNER_RE = re.compile(r"a teaching kernel for preemption \((.*)\)")
+RELEASE_WHAT = ("RELEASE=1: the checks that only catch bugs compiled out, "
+                "kernel/debug/checks.h")
+DEBUG_WHAT = "the default, every debug check; RELEASE=1 for the release build"
+
+
+def banner_build(lines) -> str | None:
+    """Which build a serial log's kernel was: "release" (make RELEASE=1)
+    or "debug", from its banner; None without one."""
+    for line in lines:
+        m = BANNER_RE.search(line)
+        if m:
+            return "release" if m.group(1).endswith(", release build") else "debug"
+    return None
+
+
+def build_words(kind: str) -> str:
+    """The report line's words for a build kind: 'release (RELEASE=1: ...)'."""
+    return f"{kind} ({RELEASE_WHAT if kind == 'release' else DEBUG_WHAT})"
+
+
 def significant_lines(output: str) -> list[str]:
     """make's output without its progress lines and blank lines."""
     return [l for l in output.rstrip().splitlines()

@@ -6,6 +6,8 @@
 #   make profile                         the four paths (timer, ctxsw, ipc, irq), folded/full
 #   make profile PROFILE=timer           one path
 #   make profile PROFILE_BUILD="PREEMPT=none COUNT=ti" PROFILE_N=100
+#   make profile PROFILE=ipc RELEASE=1   the release build (kernel/debug/checks.h);
+#                                        every report says which build it measured
 #   make profile-test                    the self-test, timer once and ctxsw twice:
 #                                        the same tables, and each total within
 #                                        its bound of the benchmark's figure (the
@@ -23,7 +25,8 @@ PROFILE_BUILD ?=
 PROFILE_OUT   := $(or $(BUILD),build)/profile
 PROFILE_RUN    = python3 tools/profile/run-profile --out $(PROFILE_OUT) \
 		 $(if $(PROFILE_N),--n $(PROFILE_N)) \
-		 $(foreach v,$(PROFILE_BUILD),--make-var $(v))
+		 $(foreach v,$(PROFILE_BUILD),--make-var $(v)) \
+		 $(if $(filter 1,$(RELEASE)),--make-var RELEASE=1)
 
 .PHONY: profile profile-test
 profile: tools

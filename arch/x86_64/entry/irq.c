@@ -20,6 +20,7 @@
 #include "sched/sched.h"
 #include "kernel/entry/common.h"
 #include "kernel/trace/trace.h"
+#include "kernel/debug/checks.h"
 
 /* A vector nobody registered: said, and otherwise ignored. Every slot
  * of the table holds a handler, so the dispatch calls without a test. */
@@ -77,7 +78,8 @@ void init_IRQ(void)
 }
 
 /* A handler that left the count other than it found it: said, and the
- * count set back. */
+ * count set back (debug build: a release build neither reads the count
+ * before the handler nor compares it after, kernel/debug/checks.h). */
 static __noinline __attribute__((cold)) void irq_count_leak(int v, u32 before)
 {
 	report_bug("preempt count leak in IRQ handler %s (vector %d): 0x%x on entry, 0x%x on exit",
@@ -87,7 +89,7 @@ static __noinline __attribute__((cold)) void irq_count_leak(int v, u32 before)
 
 static void handle_irq(struct pt_regs *regs, int v)
 {
-	u32 before = preempt_count();
+	u32 before = DEBUG_CHECKS ? preempt_count() : 0;
 	struct pt_regs *old_regs = this_cpu_read(irq_regs);
 	this_cpu_write(irq_regs, regs); /* get_irq_regs(): the tick's user/kernel split */
 	irq_enter();
@@ -104,7 +106,7 @@ static void handle_irq(struct pt_regs *regs, int v)
 	irq_exit();
 	this_cpu_write(irq_regs, old_regs);
 	/* A handler must leave the count as it found it. */
-	if (unlikely(preempt_count() != before))
+	if (DEBUG_CHECKS && unlikely(preempt_count() != before))
 		irq_count_leak((int)regs->vector, before);
 }
 

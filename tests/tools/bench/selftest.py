@@ -507,6 +507,26 @@ class Cases:
         row = next(l for l in sect.splitlines() if l.startswith("| **off**"))
         expect("99.91 (baseline)" in row and "n/a[^" in row, f"off row: {row}")
 
+    def test_build_kind(self):
+        """A run of one build (plan.build) must not take a log of the other:
+        the banner says which (init/banner.c); the report says which."""
+        good = self.lines("sample-good.log")
+        rel = [l.replace("default preemption full)",
+                         "default preemption full, release build)") for l in good]
+        expect(rel != good, "the sample has no banner to doctor")
+        for lines, want, bad in ((good, "debug", False), (rel, "release", False),
+                                 (good, "release", True), (rel, "debug", True)):
+            cfg = self.rb.Config("folded", "full", 1)
+            self.rb.judge(cfg, lines, qemu.Boot(exit_code=1, seconds=1.0),
+                          self.rb.Plan(list(SAMPLE_PLAN), [], True, want), 300)
+            expect((cfg.status != "ok") == bad, f"{want} run: {cfg.status} {cfg.errors}")
+            if bad:
+                mentions(cfg.errors, f"this run measures the {want} build")
+        data = self.data()
+        mentions([self.rb.report.render(data)], "- build: debug (the default")
+        data["build"] = "release"
+        mentions([self.rb.report.render(data)], "- build: release (RELEASE=1: the checks")
+
     def test_report_wall(self):
         md = self.rb.report.render(self.data(clock="wall", accel="tcg"))
         heads = [l for l in md.splitlines() if l.startswith("####")]
