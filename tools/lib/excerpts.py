@@ -113,16 +113,22 @@ def _c_function(lines: list[str], name: str) -> list[tuple[int, int]]:
     return found
 
 
-def _c_struct(lines: list[str], name: str) -> list[tuple[int, int]]:
-    start = re.compile(r"^(typedef\s+)?struct\s+" + re.escape(name) + r"\s*\{")
+def _blocks(lines: list[str], start: re.Pattern, closes, what: str) -> list[tuple[int, int]]:
+    """Every block whose first line matches start, to the first line
+    (from there) for which closes() holds."""
     found = []
     for i, line in enumerate(lines):
         if start.match(line):
-            k = next((k for k in range(i, len(lines)) if lines[k].startswith("}")), None)
+            k = next((k for k in range(i, len(lines)) if closes(lines[k])), None)
             if k is None:
-                raise ResolveError(f"struct {name} opens at line {i + 1} and never closes")
+                raise ResolveError(f"{what} opens at line {i + 1} and never closes")
             found.append((i, k))
     return found
+
+
+def _c_struct(lines: list[str], name: str) -> list[tuple[int, int]]:
+    return _blocks(lines, re.compile(r"^(typedef\s+)?struct\s+" + re.escape(name) + r"\s*\{"),
+                   lambda l: l.startswith("}"), f"struct {name}")
 
 
 NASM_LABEL_RE = re.compile(r"^([A-Za-z_?@$][\w$#@~.?]*):")
@@ -145,15 +151,8 @@ def _nasm_label(lines: list[str], name: str) -> list[tuple[int, int]]:
 
 
 def _nasm_macro(lines: list[str], name: str) -> list[tuple[int, int]]:
-    start = re.compile(r"^%macro\s+" + re.escape(name) + r"\b")
-    found = []
-    for i, line in enumerate(lines):
-        if start.match(line):
-            k = next((k for k in range(i, len(lines)) if lines[k].startswith("%endmacro")), None)
-            if k is None:
-                raise ResolveError(f"%macro {name} at line {i + 1} has no %endmacro")
-            found.append((i, k))
-    return found
+    return _blocks(lines, re.compile(r"^%macro\s+" + re.escape(name) + r"\b"),
+                   lambda l: l.startswith("%endmacro"), f"%macro {name}")
 
 
 def _marked(lines: list[str], tag: str) -> list[tuple[int, int]]:
