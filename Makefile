@@ -385,9 +385,11 @@ check: tools
 # check-protos', the labs') beside test-boots, which boots build/ and
 # build/cfg/ (the rows' builds) one step after another. test-boots prints
 # as it goes; test-builds' output, kept in $(BUILD)/test-builds.log, comes
-# after it. Two rows at a time: every row passes beside a busy host (its
-# bounds are icount's or scale with what it measured), and a neighbour
-# QEMU is one.
+# after it. trace-check runs alone after both: it compares two boots of
+# two vCPUs under icount event for event, and QEMU's I/O thread, which a
+# busy host delays, may move the point where the vCPUs take turns. Two
+# rows at a time: every row passes beside a busy host (its bounds are
+# icount's or scale with what it measured), and a neighbour QEMU is one.
 TEST_JOBS ?= 2
 test: tools
 	$(Q)$(MAKE) -s host-test
@@ -398,6 +400,7 @@ test: tools
 	wait $$builds; built=$$?; \
 	echo "test-builds (beside the above):"; cat $(BUILD)/test-builds.log; \
 	[ $$boots -eq 0 ] && [ $$built -eq 0 ]
+	$(Q)$(MAKE) -s --no-print-directory trace-check
 	$(Q)python3 tests/run --self-test
 	$(Q)python3 tests/run -j $(TEST_JOBS) $(TESTFLAGS)
 
@@ -420,7 +423,6 @@ test-boots:
 	$(Q)python3 tools/bench/run-bench --repro-check
 	$(Q)$(MAKE) -s --no-print-directory profile-test
 	$(Q)python3 tests/torture/run-torture --self-test
-	$(Q)$(MAKE) -s --no-print-directory trace-check
 	$(Q)python3 tools/experiments/run-experiments --self-test
 	$(Q)$(MAKE) -s --no-print-directory test-screen
 	$(Q)$(MAKE) -s --no-print-directory check-docs
