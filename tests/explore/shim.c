@@ -355,23 +355,27 @@ void dump_stack(void)
 	ex_log("dump_stack()");
 }
 
-void panic(const char *fmt, ...)
+/* A kernel report is a violation, named after the thread that made it. */
+static void fail_report(const char *what, const char *fmt, va_list ap)
 {
 	char buf[256];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	ex_fail("%s: %s%s", current_thread()->name, what, buf);
+}
+
+void panic(const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fail_report("", fmt, ap);
 	va_end(ap);
-	ex_fail("%s: %s", current_thread()->name, buf);
 	ex_thread_abort();
 }
 
 void report_bug(const char *fmt, ...)
 {
-	char buf[256];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fail_report("report_bug: ", fmt, ap);
 	va_end(ap);
-	ex_fail("%s: report_bug: %s", current_thread()->name, buf);
 }
