@@ -7,14 +7,14 @@
 # EXPLORE_.
 #
 # The program compiles fold's own kernel/locking/rtmutex.c and
-# spinlock_rt.c as they are in the tree, with tests/explore/shim/ first
+# spinlock_rt.c, and kernel/irq/irq_thread.c, as they are in the tree, with tests/explore/shim/ first
 # on the quote include path (-iquote), so that the raw spinlock, the
 # scheduler, printk and BUG they include are the explorer's; and with
 # shim/explore_shim.h force-included, whose macros make the owner
 # word's atomics and WRITE_ONCE() of a thread's state scheduling
-# points. explore-doctored is the same program linked with a doctored
-# copy of rtmutex.c made from the real file at build time
-# (tests/explore/doctor.py): the self-test's mutant.
+# points. explore-doctored is the same program linked with doctored
+# copies of rtmutex.c and irq_thread.c made from the real files at build
+# time (tests/explore/doctor.py): the self-test's mutants.
 #
 # tests/explore/run-explore runs it: Part A (the rt_mutex scenarios),
 # Part B (the count models' instructions, read from each model's built
@@ -23,13 +23,17 @@
 EXPLORE_BUILD ?= $(or $(BUILD),build)/explore
 EXPLORE_CPPFLAGS = -iquote tests/explore/shim -I. -DPREEMPT_RT=1 \
 	-include tests/explore/shim/host.h -MMD -MP
-EXPLORE_KERNEL_SRCS := kernel/locking/rtmutex.c kernel/locking/spinlock_rt.c
+EXPLORE_KERNEL_SRCS := kernel/locking/rtmutex.c kernel/locking/spinlock_rt.c \
+	kernel/irq/irq_thread.c
 EXPLORE_SRCS := tests/explore/engine.c tests/explore/shim.c \
-	tests/explore/rtmutex_scenarios.c tests/explore/fold_model.c \
+	tests/explore/rtmutex_scenarios.c tests/explore/irq_shim.c tests/explore/fold_model.c \
 	tests/explore/fold_insn.c tests/explore/main.c
 EXPLORE_OBJS := $(EXPLORE_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
 EXPLORE_KOBJS := $(EXPLORE_KERNEL_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
-EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/rtmutex.c
+EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/rtmutex.c $(EXPLORE_BUILD)/doctored/irq_thread.c
+# irq_thread.c's lock is static there; the explorer's copy of the object
+# makes it global, so that the explorer resets it before each run.
+EXPLORE_GLOBALIZE = $(if $(filter %/irq_thread.o,$@),objcopy --globalize-symbol=irq_request_mutex $@)
 EXPLORE_BINS := $(EXPLORE_BUILD)/explore $(EXPLORE_BUILD)/explore-doctored
 
 .PHONY: explore explore-quick explore-build
@@ -51,21 +55,27 @@ $(EXPLORE_KOBJS): $(EXPLORE_BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(EXPLORE_CPPFLAGS) -include tests/explore/shim/explore_shim.h \
 		$(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
+	$(Q)$(EXPLORE_GLOBALIZE)
 
-$(EXPLORE_BUILD)/doctored/rtmutex.o: $(EXPLORE_DOCTORED)
+$(EXPLORE_BUILD)/doctored/%.o: $(EXPLORE_BUILD)/doctored/%.c
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(EXPLORE_CPPFLAGS) -include tests/explore/shim/explore_shim.h \
 		$(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
+	$(Q)$(EXPLORE_GLOBALIZE)
 
-$(EXPLORE_DOCTORED): kernel/locking/rtmutex.c tests/explore/doctor.py
+$(EXPLORE_BUILD)/doctored/rtmutex.c: kernel/locking/rtmutex.c tests/explore/doctor.py
+	@mkdir -p $(@D)
+	$(Q)python3 tests/explore/doctor.py $< $@
+
+$(EXPLORE_BUILD)/doctored/irq_thread.c: kernel/irq/irq_thread.c tests/explore/doctor.py
 	@mkdir -p $(@D)
 	$(Q)python3 tests/explore/doctor.py $< $@
 
 $(EXPLORE_BUILD)/explore: $(EXPLORE_OBJS) $(EXPLORE_KOBJS)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
 
-$(EXPLORE_BUILD)/explore-doctored: $(EXPLORE_OBJS) $(EXPLORE_BUILD)/doctored/rtmutex.o \
+$(EXPLORE_BUILD)/explore-doctored: $(EXPLORE_OBJS) $(EXPLORE_DOCTORED:.c=.o) \
 		$(EXPLORE_BUILD)/kernel/locking/spinlock_rt.o
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
 
--include $(EXPLORE_OBJS:.o=.d) $(EXPLORE_KOBJS:.o=.d) $(EXPLORE_BUILD)/doctored/rtmutex.d
+-include $(EXPLORE_OBJS:.o=.d) $(EXPLORE_KOBJS:.o=.d) $(EXPLORE_DOCTORED:.c=.d)

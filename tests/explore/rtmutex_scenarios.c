@@ -24,12 +24,13 @@
 #include <string.h>
 
 #define NLOCKS 3
+#define NALL (NLOCKS + 2)  /* the scripts' locks, S's, and irq_thread.c's */
 
 static struct thread th[EX_MAX_THREADS];
 static struct thread *thp[EX_MAX_THREADS];
 static struct rt_mutex L[NLOCKS];
 static spinlock_t S;                     /* a PREEMPT_RT spinlock_t */
-static struct rt_mutex *all_locks[NLOCKS + 1];
+static struct rt_mutex *all_locks[NALL];
 static int inside[NLOCKS + 1];           /* 1 + the thread in its section */
 static int flag[4], event;
 static int edeadlk[EX_MAX_THREADS];
@@ -55,12 +56,13 @@ static void reset(const struct ex_scenario *sc)
 	}
 	spin_lock_init(&S, "S");
 	all_locks[NLOCKS] = &S.lock;
+	all_locks[NLOCKS + 1] = shim_irq_mutex();
 	memset(inside, 0, sizeof(inside));
 	memset(flag, 0, sizeof(flag));
 	memset(edeadlk, 0, sizeof(edeadlk));
 	memset(exited, 0, sizeof(exited));
 	event = 0;
-	shim_reset(thp, sc->nthreads, all_locks, NLOCKS + 1);
+	shim_reset(thp, sc->nthreads, all_locks, NALL);
 	for (int i = 0; i < sc->nthreads; i++)
 		if (strchr(sc->threads[i].prog, 'X'))
 			shim_watch_exits();
@@ -119,7 +121,8 @@ static void set_state(int state)
  * the spinlock_t: K spin_lock(S), k spin_unlock(S), Z prepare to wait
  * (state SLEEPING), Y wait for the event (schedule() unless it came),
  * E2 the event, then wake_up_thread(thread 2); X exit, the thread's
- * memory freed (last). A lock or trylock that fails skips its unlock. */
+ * memory freed (last); I irq_thread_start() of one device line
+ * (irq_shim.c). A lock or trylock that fails skips its unlock. */
 static void run_script(int self)
 {
 	const char *p = cur->threads[self].prog;
@@ -207,6 +210,10 @@ static void run_script(int self)
 			exited[self] = true;
 			shim_thread_exit(&th[self]);
 			break;
+		case 'I':
+			ex_activity("irq_thread_start(IRQ 4)");
+			shim_irq_start();
+			break;
 		case 'E':
 			ex_activity("the event, wake_up_thread(%s)", th[n].name);
 			ex_point1(&event, EX_WRITE, NULL, NULL);
@@ -223,7 +230,7 @@ static void run_script(int self)
 
 static const char *check_step(void)
 {
-	for (int l = 0; l <= NLOCKS; l++) {
+	for (int l = 0; l < NALL; l++) {
 		struct rt_mutex *m = all_locks[l];
 		struct rt_mutex_waiter *w;
 		int prev = 1000;
@@ -244,7 +251,7 @@ static const char *check_step(void)
 		if (exited[i])
 			continue;
 		int want = t->normal_prio;
-		for (int l = 0; l <= NLOCKS; l++) {
+		for (int l = 0; l < NALL; l++) {
 			struct rt_mutex *m = all_locks[l];
 			struct rt_mutex_waiter *w;
 			if (rt_mutex_owner(m) != t)
@@ -265,7 +272,7 @@ static const char *check_step(void)
 			return why;
 		}
 	}
-	for (int l = 0; l <= NLOCKS; l++) {
+	for (int l = 0; l < NALL; l++) {
 		struct rt_mutex *m = all_locks[l];
 		struct thread *o = rt_mutex_owner(m);
 		bool want = o && !list_empty(&m->waiters), found = false;
@@ -311,6 +318,14 @@ static const char *check_end(void)
 		size_t len = strlen(why);
 		snprintf(why + len, sizeof(why) - len, ": a lost wake-up, nobody is left to wake %s",
 			 n == 1 ? "it" : "them");
+		return why;
+	}
+	bool starts = false;
+	for (int i = 0; i < cur->nthreads; i++)
+		starts |= strchr(cur->threads[i].prog, 'I') != NULL;
+	if (starts && shim_irq_threads_made() != 1) {
+		snprintf(why, sizeof(why), "%d threads made for the line, expected 1",
+			 shim_irq_threads_made());
 		return why;
 	}
 	if (n != cur->arg || reports != cur->arg) {
@@ -375,5 +390,8 @@ const struct ex_scenario rtmutex_scenarios[] = {
 		 true, 0, LOCKS("L", "L0"),
 		 T("O", 1, "L0 S0 B1 B2 U0"), T("W", 10, "W0 L0 U0"),
 		 T("Z", 5, "L1 S1 W0 L0 U0 U1"), T("X", 30, "B2 L1 U1")),
+	SCENARIO("irq-start-twice", "two binds of one device line start its thread at once",
+		 true, 0, LOCKS("L"),
+		 T("A", 1, "I"), T("B", 2, "I")),
 };
 const int rtmutex_nscenarios = sizeof(rtmutex_scenarios) / sizeof(rtmutex_scenarios[0]);

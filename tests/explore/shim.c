@@ -43,6 +43,7 @@ void shim_reset(struct thread **t, int n, struct rt_mutex **l, int nl)
 	memset(deadlocks, 0, sizeof(deadlocks));
 	memset(slept, 0, sizeof(slept));
 	watch_exits = false;
+	shim_irq_reset();
 }
 
 void shim_watch_exits(void)
@@ -146,7 +147,7 @@ void explore_atomic_done(const volatile void *p, const char *op, u64 before)
 
 void explore_write_point(const volatile void *p)
 {
-	if (thread_of_state(p))
+	if (thread_of_state(p) || shim_irq_watched(p))
 		ex_point1((const void *)p, EX_WRITE, NULL, NULL);
 }
 
@@ -155,6 +156,8 @@ void explore_write_done(const volatile void *p)
 	struct thread *t = thread_of_state(p);
 	if (t)
 		ex_log("%s's state = %s", t->name, shim_state_str(t->state));
+	else if (shim_irq_watched(p))
+		ex_log("the line's thread is set");
 }
 
 /* ---- the raw spinlock ---- */

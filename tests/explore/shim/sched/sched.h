@@ -15,6 +15,9 @@ bool wake_up_rtlock(struct thread *t);
 void current_save_and_set_rtlock_wait_state(void);
 void current_restore_rtlock_saved_state(void);
 void rt_mutex_setprio(struct thread *t, int prio);
+/* tests/explore/irq_shim.c: a thread for the device line, never run. */
+struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
+			     int prio, u64 allowed_cpus);
 void thread_for_each(void (*fn)(struct thread *t, void *arg), void *arg);
 #define might_sleep() __might_sleep(__FILE__, __LINE__)
 void __might_sleep(const char *file, int line);
