@@ -136,6 +136,8 @@ int ktest_select(const char *list, const struct ktest_suite **chosen, size_t max
 	}
 }
 
+u32 ktest_suite_number;
+
 int ktest_run(const char *list)
 {
 	const struct ktest_suite *chosen[64];
@@ -144,9 +146,12 @@ int ktest_run(const char *list)
 		return -1;
 	int failed = 0;
 	console_printf("KTAP version 1\n1..%d\n", n);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		ktest_suite_number = (u32)i + 1;
 		if (!run_suite(chosen[i], i + 1))
 			failed++;
+	}
+	ktest_suite_number = 0;
 	ktest_failures += (u32)failed;
 	return failed;
 }

@@ -125,5 +125,9 @@ int ktest_select(const char *list, const struct ktest_suite **chosen, size_t max
  * runs). */
 int ktest_run(const char *list);
 extern u32 ktest_failures; /* failed suites in every ktest_run() so far */
+/* The running suite's place in its ktest_run() list, from 1 (0: none
+ * runs): a case whose figure depends on what ran before it in the boot
+ * can tell whether anything did. */
+extern u32 ktest_suite_number;
 void ktest_list(void);
 #endif

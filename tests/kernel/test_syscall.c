@@ -74,6 +74,7 @@ static void count_nmi(struct pt_regs *regs)
 #define NMI_ROUNDS 10000
 #define NMI_MIN_ROUNDS 1000
 #define NMI_BUDGET_NS (3 * NSEC_PER_SEC)
+#define NMI_ICOUNT_CAP_NS (12 * NSEC_PER_SEC)
 
 static void nmi_swapgs_body(struct ktest *t);
 
@@ -109,8 +110,19 @@ static void nmi_swapgs_body(struct ktest *t)
 	 * milliseconds for the target's vCPU thread to run again, and 10,000
 	 * of them outlasted a row's timeout (a quiet host takes well under a
 	 * second). NMI_MIN_ROUNDS is still enough to hit both modes. */
-	u64 budget_end = ktime_get_ns() + NMI_BUDGET_NS;
-	for (; sent < NMI_ROUNDS && !stuck && ktime_get_ns() < budget_end; sent++) {
+	/* Under icount, how soon the target sees an NMI is QEMU's round
+	 * robin of the vCPUs, not the kernel's: after other suites (lazy,
+	 * ipc, patch) QEMU 7.2 let the target run 3 to 17 ms of virtual time
+	 * before it took each NMI (at its next APIC write), varying from run
+	 * to run, where this suite alone takes 0.49 ms every run. There the
+	 * budget runs on until both modes were hit, up to a cap. */
+	u64 start = ktime_get_ns(), budget_end = start + NMI_BUDGET_NS;
+	for (; sent < NMI_ROUNDS && !stuck; sent++) {
+		u64 now = ktime_get_ns();
+		bool covered = nmi_user && nmi_kernel;
+		if (now >= budget_end && (!clock_icount || covered ||
+					  now - start >= NMI_ICOUNT_CAP_NS))
+			break;
 		u32 before = READ_ONCE(nmi_handled);
 		arch_send_nmi(target);
 		u64 deadline = ktime_get_ns() + 500 * NSEC_PER_MSEC;
@@ -121,23 +133,32 @@ static void nmi_swapgs_body(struct ktest *t)
 	process_kill(p->pid, SIGKILL);
 	int status = process_wait(p);
 	bool budget_ended = sent < NMI_ROUNDS && !stuck;
-	ktest_diag(t, "%u NMIs: %u in user mode, %u in the kernel%s", nmi_handled, nmi_user,
-		   nmi_kernel, !budget_ended ? "" : clock_icount ? " (3 s of virtual time)" :
+	u64 ms = (ktime_get_ns() - start) / NSEC_PER_MSEC;
+	ktest_diag(t, "%u NMIs in %llu ms: %u in user mode, %u in the kernel%s", nmi_handled,
+		   (unsigned long long)ms, nmi_user, nmi_kernel, !budget_ended ? "" :
+		   clock_icount ? " (the budget of virtual time ended the run)" :
 		   " (the 3 s budget ended the run: a busy host?)");
 	KT_EXPECT(t, !stuck);
 	KT_EXPECT_EQ(t, nmi_handled, sent); /* every NMI sent was handled */
 	KT_EXPECT(t, WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	/* How many NMIs fit in the budget is the host's business on the wall
 	 * clock: a loaded host ends it early. Under clock=icount the budget
-	 * is guest instructions and the count the same on every run (row
-	 * syscall-icount), so there the count and both modes are required. */
+	 * is guest instructions, and where this is the boot's first suite the
+	 * count is the same on every run (row syscall-icount): there the
+	 * count is required (a kernel that left NMIs blocked until the next
+	 * iretq would fall short), and both modes under icount anywhere. */
 	if (budget_ended && !clock_icount) {
 		ktest_diag(t, "wall clock: the count and the modes are checked under clock=icount");
 		return;
 	}
-	KT_EXPECT_OP(t, nmi_handled, >=, NMI_MIN_ROUNDS);
 	KT_EXPECT_OP(t, nmi_user, >, 0);
 	KT_EXPECT_OP(t, nmi_kernel, >, 0);
+	if (budget_ended && ktest_suite_number != 1) {
+		ktest_diag(t, "not the boot's first suite: the count is checked where it is "
+			   "(row syscall-icount)");
+		return;
+	}
+	KT_EXPECT_OP(t, nmi_handled, >=, NMI_MIN_ROUNDS);
 }
 
 KTEST_SUITE(syscall,
