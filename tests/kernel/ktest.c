@@ -1,4 +1,5 @@
 #include "tests/kernel/ktest.h"
+#include "tests/kernel/ktest_watch.h"
 #include "kernel/printk.h"
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
@@ -63,10 +64,15 @@ static bool run_suite(const struct ktest_suite *s, int number)
 		struct ktest t = { .name = s->cases[i].name };
 		u32 count_before = preempt_count();
 		bool irqs_before = irqs_disabled();
-		if (s->run)
+		if (s->run) {
 			s->run(s, &s->cases[i], &t, (int)i + 1);
-		else
+		} else if (ktest_case_ms) {
+			ktest_watch_begin(t.name, (int)i + 1, ktest_case_ms, ktest_case_ms);
 			s->cases[i].fn(&t);
+			ktest_watch_end();
+		} else {
+			s->cases[i].fn(&t);
+		}
 		/* A test must leave the CPU as it found it. */
 		if (preempt_count() != count_before)
 			ktest_fail(&t, __FILE__, __LINE__,
