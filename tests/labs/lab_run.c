@@ -6,14 +6,13 @@
  *     stops waiting, the case
  *     says "# timeout after N virtual ms", and the next case runs (the
  *     timed-out thread is left where it is, and said so);
- *   - the case watchdog (tests/kernel/ktest_watch.h): if the runner still
+ *   - the case watchdog (tests/kernel/ktest.h): if the runner still
  *     has not taken the timeout at twice the limit plus 20 ms (its CPU
  *     stuck with IRQs off, or never preempting back to it), the first
  *     CPU to see it prints the timeout and "Bail out!" and ends the run
  *     (QEMU exits: tests failed), so the host never waits for a kernel
  *     that cannot go on. */
 #include "tests/labs/lab.h"
-#include "tests/kernel/ktest_watch.h"
 #include "kernel/lab.h"
 #include "kernel/cmdline.h"
 #include "kernel/printk.h"

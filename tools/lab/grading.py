@@ -19,7 +19,7 @@ from tools.lib.serial import find_panic, read_log
 SMP = 2
 MEM = "256M"
 # A regression case's limit, per case of the kernel's suites, in virtual
-# ms (ktest_case_ms=, tests/kernel/ktest_watch.h): the longest, nmi_swapgs
+# ms (ktest_case_ms=, tests/kernel/ktest.h): the longest, nmi_swapgs
 # under icount, takes up to 12 s, and `test=all` 18 s in all.
 REGRESSION_CASE_MS = 30000
 # Far above any grade (a boot takes seconds): when QEMU is still running
