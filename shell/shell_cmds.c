@@ -160,7 +160,7 @@ static int cmd_sites(int argc, char **argv)
 }
 
 /* lock_stat's table (kernel/locking/lock_stat.h), the classes that ever
- * waited: "locks: contended acquisitions: rq 12, ipc_lock 3". */
+ * waited: "locks: contended acquisitions: rq 12, endpoint 3". */
 static void stat_lock_contention(void)
 {
 	struct lock_class_stat cl[LOCK_STAT_CLASSES];
