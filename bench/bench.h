@@ -54,7 +54,8 @@ struct bench_opt {
 	NUM(prio, 0, 99)                  \
 	WORDS(load, bench_userlat_loads)
 #define BENCH_IPC_OPTIONS(NUM, WORDS) \
-	NUM(calls, 100, 10000000)
+	NUM(calls, 100, 10000000)         \
+	WORDS(test, bench_ipc_tests)
 #define BENCH_UDRIVER_OPTIONS(NUM, WORDS) \
 	NUM(bytes, 64, 65536)             \
 	NUM(rounds, 10, 100000)           \
@@ -85,6 +86,11 @@ struct bench_opt {
  * one list, for bench_latency.c and the shell fuzzer's copy of the array. */
 #define BENCH_LATENCY_LOAD_WORDS { "none", "hog", "pingpong", "lock", "local" }
 extern const char *const bench_latency_loads[5];
+/* bench ipc test=: every case; the same-CPU and cross-CPU ones only
+ * (call, notify); or only the pairs, one per CPU (bench/bench_ipc.c). */
+#define BENCH_IPC_TEST_WORDS { "all", "pingpong", "pairs" }
+enum { IPC_TEST_ALL, IPC_TEST_PINGPONG, IPC_TEST_PAIRS };
+extern const char *const bench_ipc_tests[3];
 
 /* The benchmarks: X(name, its options list, what it measures). The shell's
  * bench command and its help are made from this list: bench_<name> runs
@@ -97,7 +103,7 @@ extern const char *const bench_latency_loads[5];
 	X(uaccess, BENCH_UACCESS_OPTIONS, "copy_from_user per mode, might_fault on/off (E7)") \
 	X(syscall, BENCH_SYSCALL_OPTIONS, "the null system call (getpid) from ring 3") \
 	X(userlat, BENCH_USERLAT_OPTIONS, "wake-up latency of a user thread (cyclictest)") \
-	X(ipc, BENCH_IPC_OPTIONS, "IPC call+reply round trip and notification signal-to-wake, same CPU and across") \
+	X(ipc, BENCH_IPC_OPTIONS, "IPC call+reply and notification round trips, same CPU and across; pairs per CPU") \
 	X(udriver, BENCH_UDRIVER_OPTIONS, "interrupt to user-level driver latency, per mode, idle and under a hog") \
 	X(hackbench, BENCH_HACKBENCH_OPTIONS, "groups of threads passing messages (E8 throughput)") \
 	X(wakeup_hog, BENCH_WAKEUP_HOG_OPTIONS, "FIFO and normal wake-up latency under a hog (E8)") \

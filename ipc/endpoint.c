@@ -3,12 +3,14 @@
  * An endpoint holds no messages, only threads: senders waiting for a
  * receiver, or receivers waiting for a sender. Whoever comes second finds
  * the other queued, the message moves from one IPC state to the other
- * under ipc_lock, and the one that waited is made runnable. A call is a
- * send whose sender then waits for the reply: the receiver gets the
- * one-shot reply capability (s->reply_to), and `reply` uses it up.
+ * under the endpoint's lock, and the one that waited is made runnable. A
+ * call is a send whose sender then waits for the reply: the receiver gets
+ * the one-shot reply capability (s->reply_to, guarded by the lock of the
+ * endpoint the call came through, s->reply_ep), and `reply` uses it up.
  *
- * Lock order: ipc_lock, then a run-queue lock (wake_up_thread() inside
- * ipc_lock). Nothing takes ipc_lock under a run-queue lock. */
+ * Lock order (ipc/ipc.h): an endpoint, then a run-queue lock
+ * (wake_up_thread() inside it). Nothing takes an endpoint's lock under a
+ * run-queue lock. */
 #include "ipc/ipc.h"
 #include "process/process.h"
 #include "kernel/percpu.h"
@@ -64,28 +66,26 @@ static void transfer(struct ipc_state *from, struct ipc_state *to, u64 badge)
 	this_cpu_stat_inc(ipc_messages);
 }
 
-/* Under ipc_lock: a call from c has reached server s. */
-static void link_reply(struct ipc_state *s, struct ipc_state *c)
+/* Under ep's lock: a call from c through ep has reached server s, which
+ * owes no earlier caller (a receiver drops that link first). */
+static void link_reply(struct ipc_state *s, struct ipc_state *c, struct endpoint *ep)
 {
-	if (s->reply_to) { /* an unanswered call before this one */
-		struct ipc_state *old = s->reply_to;
-		old->replier = NULL;
-		old->result = -EPIPE;
-		__atomic_store_n(&old->wait, IPC_RUNNING, __ATOMIC_SEQ_CST);
-		wake_up_thread(old->t);
-	}
+	BUG_ON(s->reply_to || s->reply_ep);
+	kobject_get(&ep->obj);
+	s->reply_ep = ep;
 	s->reply_to = c;
 	c->replier = s;
+	WRITE_ONCE(c->replier_pid, s->proc ? s->proc->pid : 0);
 	c->wait = IPC_WAIT_REPLY;
 }
 
 /* The slow path's direct switch. s is about to block for a reply or a
  * message, and `to` has just been given one by s: on this CPU, with a
  * priority no lower than s's and nothing pending for s (the conditions
- * ipc_lock can see; sched_handoff() checks the run queue's), s hands its
- * CPU straight to `to` instead of waking it onto the run queue. A payload
- * or a grant is why most messages come this way rather than by the fast
- * path (ipc/fastpath.c). */
+ * the endpoint's lock can see; sched_handoff() checks the run queue's), s
+ * hands its CPU straight to `to` instead of waking it onto the run queue.
+ * A payload or a grant is why most messages come this way rather than by
+ * the fast path (ipc/fastpath.c). */
 static bool ipc_handoff_ok(const struct ipc_state *s, const struct ipc_state *to)
 {
 	const struct thread *me = s->t, *t = to->t;
@@ -112,41 +112,49 @@ static void make_runnable(struct ipc_state *w, long result)
 	__atomic_store_n(&w->wait, IPC_RUNNING, __ATOMIC_SEQ_CST);
 }
 
+/* s is about to wait on o (its own fields: nobody else writes them). */
+static void wait_on(struct ipc_state *s, struct kobject *o)
+{
+	s->wait_obj = o;
+	WRITE_ONCE(s->wait_id, o->id);
+}
+
 long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call)
 {
-	u64 f = raw_spin_lock_irqsave(&ipc_lock);
+	u64 f = raw_spin_lock_irqsave(&ep->obj.lock);
 	if (!ep->receivers) {
-		raw_spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ep->obj.lock, f);
 		return -EPIPE;
 	}
 	s->is_call = call;
+	wait_on(s, &ep->obj); /* the send, and a call's reply */
 	struct ipc_state *r = ipc_dequeue(ep, true);
 	if (!r) {
 		s->msg.badge = badge;
 		ipc_enqueue(ep, s, IPC_WAIT_SEND, false);
-		raw_spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ep->obj.lock, f);
 		return ipc_block(s);
 	}
 	transfer(s, r, badge);
 	make_runnable(r, 0);
 	if (!call) {
 		wake_up_thread(r->t);
-		raw_spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ep->obj.lock, f);
 		return 0;
 	}
-	link_reply(r, s);
+	link_reply(r, s, ep);
 	bool direct = ipc_handoff_ok(s, r);
 	if (direct) /* the reply can only come from r, which runs next */
 		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	else
 		wake_up_thread(r->t);
-	raw_spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ep->obj.lock, f);
 	if (direct)
 		switch_or_wake(r);
 	return ipc_block(s);
 }
 
-/* Under ipc_lock: take a queued sender's message, if there is one. */
+/* Under ep's lock: take a queued sender's message, if there is one. */
 static bool recv_queued(struct ipc_state *s, struct endpoint *ep)
 {
 	struct ipc_state *w = ipc_dequeue(ep, false);
@@ -155,7 +163,7 @@ static bool recv_queued(struct ipc_state *s, struct endpoint *ep)
 	transfer(w, s, w->msg.badge);
 	s->result = 0;
 	if (w->is_call) {
-		link_reply(s, w); /* w waits on, for the reply */
+		link_reply(s, w, ep); /* w waits on, for the reply */
 	} else {
 		make_runnable(w, 0);
 		wake_up_thread(w->t);
@@ -165,24 +173,30 @@ static bool recv_queued(struct ipc_state *s, struct endpoint *ep)
 
 long ipc_recv(struct ipc_state *s, struct endpoint *ep)
 {
-	u64 f = raw_spin_lock_irqsave(&ipc_lock);
+	ipc_reply_drop(s);
+	u64 f = raw_spin_lock_irqsave(&ep->obj.lock);
 	if (recv_queued(s, ep)) {
-		raw_spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ep->obj.lock, f);
 		return 0;
 	}
+	wait_on(s, &ep->obj);
 	ipc_enqueue(ep, s, IPC_WAIT_RECV, true);
-	raw_spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ep->obj.lock, f);
 	return ipc_block(s);
 }
 
-/* Under ipc_lock: the reply to s's caller, if it still waits. */
+/* Under s->reply_ep's lock: the reply to s's caller, if it still waits
+ * (a caller killed meanwhile cleared reply_to). The link is used up; the
+ * caller puts s's reference to reply_ep once the lock is dropped. */
 static struct ipc_state *reply_locked(struct ipc_state *s)
 {
 	struct ipc_state *c = s->reply_to;
+	s->reply_ep = NULL;
 	if (!c)
 		return NULL;
 	s->reply_to = NULL;
 	c->replier = NULL;
+	WRITE_ONCE(c->replier_pid, 0);
 	transfer(s, c, 0);
 	make_runnable(c, 0);
 	return c;
@@ -190,49 +204,84 @@ static struct ipc_state *reply_locked(struct ipc_state *s)
 
 long ipc_reply(struct ipc_state *s)
 {
-	u64 f = raw_spin_lock_irqsave(&ipc_lock);
+	struct endpoint *e = s->reply_ep;
+	if (!e)
+		return -ESRCH;
+	u64 f = raw_spin_lock_irqsave(&e->obj.lock);
 	struct ipc_state *c = reply_locked(s);
 	if (c)
 		wake_up_thread(c->t);
-	raw_spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&e->obj.lock, f);
+	kobject_put(&e->obj);
 	return c ? 0 : -ESRCH;
 }
 
-/* reply, then recv, as one step under the lock: the caller is made
+void ipc_reply_drop(struct ipc_state *s)
+{
+	struct endpoint *e = s->reply_ep;
+	if (!e)
+		return;
+	u64 f = raw_spin_lock_irqsave(&e->obj.lock);
+	struct ipc_state *c = s->reply_to;
+	s->reply_ep = NULL;
+	if (c) {
+		s->reply_to = NULL;
+		c->replier = NULL;
+		WRITE_ONCE(c->replier_pid, 0);
+		make_runnable(c, -EPIPE);
+		wake_up_thread(c->t);
+	}
+	raw_spin_unlock_irqrestore(&e->obj.lock, f);
+	kobject_put(&e->obj);
+}
+
+/* reply, then recv, as one step under the locks: the caller is made
  * runnable and the server is queued as a receiver before either runs, so
  * the client's next call finds the server waiting (the fast path's
- * condition) however the two are scheduled. */
+ * condition) however the two are scheduled. The reply takes the lock of
+ * the endpoint the call came through: ep's own, as a rule; else both,
+ * the lower address first. */
 long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep)
 {
-	u64 f = raw_spin_lock_irqsave(&ipc_lock);
-	struct ipc_state *c = reply_locked(s);
-	if (recv_queued(s, ep)) {
-		if (c)
-			wake_up_thread(c->t);
-		raw_spin_unlock_irqrestore(&ipc_lock, f);
-		return 0;
+	struct endpoint *e = s->reply_ep;
+	struct endpoint *first = e && e < ep ? e : ep, *second = e && e != ep ? (e < ep ? ep : e) : NULL;
+	u64 f = raw_spin_lock_irqsave(&first->obj.lock);
+	if (second)
+		raw_spin_lock(&second->obj.lock);
+	struct ipc_state *c = e ? reply_locked(s) : NULL;
+	bool queued = recv_queued(s, ep);
+	bool direct = false;
+	if (!queued) {
+		wait_on(s, &ep->obj);
+		ipc_enqueue(ep, s, IPC_WAIT_RECV, true);
+		direct = c && ipc_handoff_ok(s, c);
 	}
-	ipc_enqueue(ep, s, IPC_WAIT_RECV, true);
-	bool direct = c && ipc_handoff_ok(s, c);
 	if (direct) /* a sender would wake s from now on: it is queued */
 		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	else if (c)
 		wake_up_thread(c->t);
-	raw_spin_unlock_irqrestore(&ipc_lock, f);
+	if (second)
+		raw_spin_unlock(&second->obj.lock);
+	raw_spin_unlock_irqrestore(&first->obj.lock, f);
+	if (e)
+		kobject_put(&e->obj);
+	if (queued)
+		return 0;
 	if (direct)
 		switch_or_wake(c);
 	return ipc_block(s);
 }
 
-/* Under ipc_lock: s stops waiting, killed. */
+/* Under s->wait_obj's lock: s stops waiting, killed. */
 static void ipc_leave(struct ipc_state *s)
 {
 	if (!list_empty(&s->node))
 		list_del_init(&s->node);
 	s->ep = NULL;
-	if (s->replier) {
+	if (s->replier) { /* the link came through wait_obj: its lock is held */
 		s->replier->reply_to = NULL;
 		s->replier = NULL;
+		WRITE_ONCE(s->replier_pid, 0);
 	}
 	if (s->ntfn) {
 		if (s->ntfn->waiter == s)
@@ -252,10 +301,13 @@ long ipc_block(struct ipc_state *s)
 		if (__atomic_load_n(&s->wait, __ATOMIC_SEQ_CST) == IPC_RUNNING)
 			break;
 		if (fatal_signal_pending(s->proc)) {
-			u64 f = raw_spin_lock_irqsave(&ipc_lock);
+			/* wait_obj is alive: s holds a handle to it while it
+			 * waits, and only s closes its handles. */
+			raw_spinlock_t *l = &s->wait_obj->lock;
+			u64 f = raw_spin_lock_irqsave(l);
 			if (s->wait != IPC_RUNNING)
 				ipc_leave(s);
-			raw_spin_unlock_irqrestore(&ipc_lock, f);
+			raw_spin_unlock_irqrestore(l, f);
 			break;
 		}
 		schedule();

@@ -86,19 +86,23 @@ static __always_inline void move_words(const struct pt_regs *regs, struct ipc_st
 	to->wait = IPC_RUNNING;
 }
 
-/* The partner, if this call can take the fast path (under ipc_lock). */
+/* The partner, if this call can take the fast path (under ep's lock). */
 static __always_inline struct ipc_state *call_partner(struct endpoint *ep)
 {
 	if (!ep->queue_recv || list_empty(&ep->queue))
 		return NULL;
 	struct ipc_state *r = list_first_entry(&ep->queue, struct ipc_state, node);
-	return r->reply_to || r->msg.grant ? NULL : r;
+	/* reply_ep: it owes a caller, or has not yet dropped that link */
+	return r->reply_ep || r->msg.grant ? NULL : r;
 }
 
+/* The reply link is ep's only if the call came through ep (reply_ep):
+ * else it is under another endpoint's lock, and the slow path takes
+ * both. */
 static __always_inline struct ipc_state *reply_partner(struct ipc_state *s, struct endpoint *ep)
 {
 	struct ipc_state *c = s->reply_to;
-	if (!c || !list_empty(&ep->queue))
+	if (!c || s->reply_ep != ep || !list_empty(&ep->queue))
 		return NULL;
 	return c->msg.grant ? NULL : c;
 }
@@ -128,7 +132,7 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	struct endpoint *ep = (struct endpoint *)hd->obj;
 	u32 cpu = raw_smp_processor_id();
 
-	raw_spin_lock(&ipc_lock);
+	raw_spin_lock(&ep->obj.lock); /* the one IPC lock this path takes */
 	struct ipc_state *to = call ? call_partner(ep) : reply_partner(s, ep);
 	/* The partner's CPU read here is a hint (a cross-CPU message leaves
 	 * without touching the run queue); sched_handoff_lock() checks it
@@ -146,16 +150,24 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 
 	/* Committed. The message, and who waits for what next. */
 	trace_event(sys_enter, regs->error_code, regs);
+	s->wait_obj = &ep->obj; /* what s waits on next: the reply, or a call */
+	WRITE_ONCE(s->wait_id, ep->obj.id);
 	if (call) {
 		list_del_init(&to->node);
 		to->ep = NULL;
 		move_words(regs, to, hd->badge);
+		/* the link's reference, as link_reply()'s kobject_get() */
+		__atomic_fetch_add(&ep->obj.refs, 1, __ATOMIC_RELAXED);
+		to->reply_ep = ep;
 		to->reply_to = s;
 		s->replier = to;
+		WRITE_ONCE(s->replier_pid, to->proc ? to->proc->pid : 0);
 		s->wait = IPC_WAIT_REPLY;
 	} else {
 		s->reply_to = NULL;
+		s->reply_ep = NULL; /* its reference: put below, s's handle holds ep */
 		to->replier = NULL;
+		WRITE_ONCE(to->replier_pid, 0);
 		move_words(regs, to, 0);
 		list_add_tail(&s->node, &ep->queue); /* the queue was empty */
 		ep->queue_recv = true;
@@ -166,7 +178,9 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	this_cpu_stat_inc(ipc_messages);
 	this_cpu_stat_inc(ipc_fastpath);
 	s->parked = true; /* its frame: PARK_FRAME, once off its stack */
-	raw_spin_unlock(&ipc_lock);
+	raw_spin_unlock(&ep->obj.lock);
+	if (!call) /* never the last: s's handle hd holds ep */
+		__atomic_fetch_sub(&ep->obj.refs, 1, __ATOMIC_RELEASE);
 
 	/* The switch, as sched_handoff() makes it; `current` is next from
 	 * here on, while this code still runs on me's stack. */
@@ -178,7 +192,7 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	return (struct ipc_fast_ret){ task_pt_regs(next), me };
 
 out_ipc:
-	raw_spin_unlock(&ipc_lock);
+	raw_spin_unlock(&ep->obj.lock);
 	return slow;
 }
 

@@ -9,12 +9,37 @@
  *                       fastpath)
  *   ipc/notification.c  signal and wait
  *
- * One lock, ipc_lock, guards every endpoint queue, notification and
- * per-process IPC state: an IPC operation touches two threads and one
- * object, and one lock makes that plainly atomic (seL4 runs its whole
- * kernel under one lock on SMP). Handle tables need no lock: only their
- * process changes its own table, and the kernel writes into a receiver's
- * table only while that receiver waits inside recv, under ipc_lock. */
+ * Locking: a lock per object (struct kobject's `lock`, a raw spinlock:
+ * the fast path switches with it held, IRQs off), so that IPC on one
+ * endpoint never waits for IPC on another. An IPC operation touches two
+ * threads and one object, and the object's lock covers all three:
+ *
+ *   - an endpoint's lock (class "endpoint") guards its queue, queue_recv
+ *     and receivers; the wait of every thread queued on it; and every
+ *     reply link made by a call through it: the server's reply_to, the
+ *     caller's replier, and the caller's wait for the reply. The server
+ *     keeps the endpoint of its link in reply_ep (a reference: the caller
+ *     may close its handle once it is gone), the caller in wait_obj;
+ *   - a notification's lock (class "notification") guards its bits, its
+ *     waiter, and that waiter's ntfn and wait.
+ *
+ * A waiting thread's wait_obj, set by itself before it blocks, names the
+ * object whose lock guards its wait: a kill (ipc_block()) takes that one.
+ * A server that receives again while it still owes a reply fails that
+ * caller first (-EPIPE, under the old link's lock), so a queued receiver
+ * never owes one and a new link never has to undo an old one elsewhere.
+ *
+ * Lock order (lockdep-lite checks it, LOCKDEP=1): an endpoint, then a
+ * run-queue lock (wake_up_thread(), sched_handoff_lock()); a notification,
+ * then a run-queue lock; irq_notify.c's bind_lock, then a notification.
+ * Two endpoints nest only in reply_recv's slow path, when the caller came
+ * through another endpoint than the one received on: the lower address
+ * first. No endpoint and notification are held together. The same-CPU
+ * fast path takes one IPC lock: the endpoint's. ipc_describe() (ps) takes
+ * none: it prints ids and a pid the IPC code copies into the state.
+ * Handle tables need no lock: only their process changes its own table,
+ * and the kernel writes into a receiver's table only from the receiver's
+ * own system call (process/sys_ipc.c). */
 #ifndef FOLD_IPC_IPC_H
 #define FOLD_IPC_IPC_H
 #include "lib/types.h"
@@ -32,7 +57,8 @@ enum kobj_type { KOBJ_NONE, KOBJ_ENDPOINT, KOBJ_NOTIFICATION };
 struct kobject {
 	int type;
 	u32 id;                  /* for ps and the log: ep#N, ntfn#N */
-	volatile u32 refs;       /* handles and messages in flight */
+	volatile u32 refs;       /* handles, messages in flight, reply links */
+	raw_spinlock_t lock;     /* the object's state: see the top */
 };
 
 struct endpoint {
@@ -86,7 +112,7 @@ struct ipc_state {
 	struct thread *t;
 	struct process *proc;
 	struct handle handles[HANDLE_MAX];
-	/* Under ipc_lock: */
+	/* Under the lock of the object it waits on (the top says which): */
 	volatile int wait;       /* enum ipc_wait; back to IPC_RUNNING by the partner */
 	bool parked;             /* blocked in the fast path (ipc/fastpath.c) */
 	bool is_call;            /* a queued sender wants a reply */
@@ -96,15 +122,23 @@ struct ipc_state {
 	struct list_head node;   /* on ep->queue */
 	struct ipc_state *reply_to;  /* a server: the caller it owes a reply */
 	struct ipc_state *replier;   /* a caller: the server holding its reply */
+	/* Its own, set before it blocks: whose lock guards its wait. */
+	struct kobject *wait_obj;
+	/* A server: the endpoint its reply_to came through, a reference;
+	 * set with reply_to, cleared only by the server itself. */
+	struct endpoint *reply_ep;
+	/* For ps, copied so that it reads no other object: the id of what
+	 * it waits on, and its replier's pid. */
+	volatile u32 wait_id;
+	volatile int replier_pid;
 	struct ipc_msg msg;      /* in: what it sends; out: what it received */
 };
 
-extern raw_spinlock_t ipc_lock;
-
 /* May `me`, sending to t, give this CPU straight to t (the fast path, or
  * the slow path's handoff)? t last ran here and may run here, and its
- * priority is no lower than me's. The CPU is a hint read under ipc_lock;
- * the run-queue lock's check (sched/handoff.c) is the one that counts. */
+ * priority is no lower than me's. The CPU is a hint read under the
+ * endpoint's lock; the run-queue lock's check (sched/handoff.c) is the
+ * one that counts. */
 static inline bool ipc_partner_here(const struct thread *me, const struct thread *t, u32 cpu)
 {
 	return READ_ONCE(t->cpu) == (int)cpu && (t->allowed_cpus & (1UL << cpu)) &&
@@ -150,6 +184,9 @@ long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep);
 /* Sleep until s->wait is IPC_RUNNING (or a fatal signal: -EINTR, and s
  * leaves whatever it waited on). Returns s->result. */
 long ipc_block(struct ipc_state *s);
+/* A server that will not reply (it receives again, or exits): its caller,
+ * if one still waits, gets -EPIPE. */
+void ipc_reply_drop(struct ipc_state *s);
 
 /* ipc/notification.c */
 long notify_signal(struct notification *n, u32 bits);

@@ -17,7 +17,7 @@
  * Each line is bound at most once, by a process with CAP_SYS_RAWIO, and
  * unbound when that process exits. One lock, bind_lock, orders the
  * handler against bind and unbind on another CPU (the handler then takes
- * ipc_lock inside it, through notify_signal()). */
+ * the notification's lock inside it, through notify_signal()). */
 #include "ipc/irq_notify.h"
 #include "process/process.h"
 #include "kernel/printk.h"

@@ -16,7 +16,6 @@
 #include "lib/format.h"
 #include "uapi/errno.h"
 
-DEFINE_RAW_SPINLOCK(ipc_lock); /* raw: the fast path switches with it held, IRQs off */
 static volatile u32 next_obj_id = 1;
 static volatile u32 objects_live, handles_live; /* atomic */
 
@@ -41,6 +40,8 @@ struct endpoint *endpoint_create(void)
 	if (!ep)
 		return NULL;
 	kobject_init(&ep->obj, KOBJ_ENDPOINT);
+	/* raw: the fast path switches with it held, IRQs off */
+	raw_spin_lock_init(&ep->obj.lock, "endpoint");
 	INIT_LIST_HEAD(&ep->queue);
 	return ep;
 }
@@ -53,6 +54,8 @@ struct notification *notification_create(void)
 	if (!n)
 		return NULL;
 	kobject_init(&n->obj, KOBJ_NOTIFICATION);
+	/* raw: an interrupt signals it (ipc/irq_notify.c) */
+	raw_spin_lock_init(&n->obj.lock, "notification");
 	return n;
 }
 
@@ -81,7 +84,7 @@ u32 ipc_handles_live(void)
 	return __atomic_load_n(&handles_live, __ATOMIC_RELAXED);
 }
 
-/* Under ipc_lock: the last handle that could receive on ep is gone, so
+/* Under ep's lock: the last handle that could receive on ep is gone, so
  * every sender queued there (and every later one) gets -EPIPE. */
 static void endpoint_kill_senders(struct endpoint *ep)
 {
@@ -100,10 +103,10 @@ static void handle_release(struct handle *hd)
 	struct kobject *o = hd->obj;
 	if (o->type == KOBJ_ENDPOINT && (hd->rights & RIGHT_RECV)) {
 		struct endpoint *ep = (struct endpoint *)o;
-		u64 f = raw_spin_lock_irqsave(&ipc_lock);
+		u64 f = raw_spin_lock_irqsave(&ep->obj.lock);
 		if (--ep->receivers == 0)
 			endpoint_kill_senders(ep);
-		raw_spin_unlock_irqrestore(&ipc_lock, f);
+		raw_spin_unlock_irqrestore(&ep->obj.lock, f);
 	}
 	hd->obj = NULL;
 	__atomic_fetch_sub(&handles_live, 1, __ATOMIC_RELAXED);
@@ -117,9 +120,9 @@ int handle_install(struct ipc_state *s, struct kobject *o, u64 badge, u32 rights
 		if (hd->obj)
 			continue;
 		if (o->type == KOBJ_ENDPOINT && (rights & RIGHT_RECV)) {
-			u64 f = raw_spin_lock_irqsave(&ipc_lock);
+			u64 f = raw_spin_lock_irqsave(&o->lock);
 			((struct endpoint *)o)->receivers++;
-			raw_spin_unlock_irqrestore(&ipc_lock, f);
+			raw_spin_unlock_irqrestore(&o->lock, f);
 		}
 		hd->badge = badge;
 		hd->rights = rights;
@@ -200,19 +203,10 @@ struct ipc_state *ipc_state_create(struct process *p, struct thread *t)
 
 void ipc_state_exit(struct ipc_state *s)
 {
-	u64 f = raw_spin_lock_irqsave(&ipc_lock);
 	/* A caller waiting for this process's reply: the server died. */
-	struct ipc_state *c = s->reply_to;
-	if (c) {
-		s->reply_to = NULL;
-		c->replier = NULL;
-		c->result = -EPIPE;
-		__atomic_store_n(&c->wait, IPC_RUNNING, __ATOMIC_SEQ_CST);
-		wake_up_thread(c->t);
-	}
+	ipc_reply_drop(s);
 	/* ipc_block() took it off any queue before an exit could run. */
 	BUG_ON(!list_empty(&s->node) || s->replier);
-	raw_spin_unlock_irqrestore(&ipc_lock, f);
 	if (s->msg.grant) {
 		kobject_put(s->msg.grant);
 		s->msg.grant = NULL;
@@ -228,28 +222,28 @@ void ipc_state_destroy(struct ipc_state *s)
 	kfree(s);
 }
 
+/* No lock (ipc/ipc.h): the state's own copies, a moment's picture. */
 void ipc_describe(struct ipc_state *s, char *buf, u64 len)
 {
-	u64 f = raw_spin_lock_irqsave(&ipc_lock);
-	switch (s->wait) {
+	u32 id = READ_ONCE(s->wait_id);
+	int pid = READ_ONCE(s->replier_pid);
+	switch (READ_ONCE(s->wait)) {
 	case IPC_WAIT_SEND:
-		snprintf(buf, len, "%s ep#%u", s->is_call ? "call" : "send",
-			 s->ep ? s->ep->obj.id : 0);
+		snprintf(buf, len, "%s ep#%u", s->is_call ? "call" : "send", id);
 		break;
 	case IPC_WAIT_RECV:
-		snprintf(buf, len, "recv ep#%u", s->ep ? s->ep->obj.id : 0);
+		snprintf(buf, len, "recv ep#%u", id);
 		break;
 	case IPC_WAIT_REPLY:
-		if (s->replier)
-			snprintf(buf, len, "reply from %d", s->replier->proc ? s->replier->proc->pid : 0);
+		if (pid)
+			snprintf(buf, len, "reply from %d", pid);
 		else
 			snprintf(buf, len, "reply");
 		break;
 	case IPC_WAIT_NOTIFY:
-		snprintf(buf, len, "wait ntfn#%u", s->ntfn ? s->ntfn->obj.id : 0);
+		snprintf(buf, len, "wait ntfn#%u", id);
 		break;
 	default:
 		snprintf(buf, len, "-");
 	}
-	raw_spin_unlock_irqrestore(&ipc_lock, f);
 }

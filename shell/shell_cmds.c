@@ -17,6 +17,7 @@
 #include "arch/x86_64/entry/irq.h"
 #include "arch/x86_64/kernel/patch_site.h"
 #include "kernel/static_key.h"
+#include "kernel/locking/lock_stat.h"
 #include "kernel/debug/ksyms.h"
 #include "bench/bench.h"
 #include "tests/torture/torture.h"
@@ -158,6 +159,24 @@ static int cmd_sites(int argc, char **argv)
 	return 0;
 }
 
+/* lock_stat's table (kernel/locking/lock_stat.h), the classes that ever
+ * waited: "locks: contended acquisitions: rq 12, endpoint 3". */
+static void stat_lock_contention(void)
+{
+	struct lock_class_stat cl[LOCK_STAT_CLASSES];
+	u32 n = lock_stat_snapshot(cl, LOCK_STAT_CLASSES);
+	console_printf("locks: contended acquisitions (raw spinlocks that found the lock held):");
+	if (!n && !lock_stat_overflow)
+		console_printf(" none");
+	for (u32 i = 0; i < n; i++)
+		console_printf("%s %s %llu", i ? "," : "", cl[i].name,
+			       (unsigned long long)cl[i].contentions);
+	if (lock_stat_overflow)
+		console_printf("%s %llu in classes the table had no room for", n ? "," : "",
+			       (unsigned long long)lock_stat_overflow);
+	console_printf("\n");
+}
+
 static int cmd_stat(int argc, char **argv)
 {
 	(void)argv;
@@ -198,6 +217,7 @@ static int cmd_stat(int argc, char **argv)
 		       (unsigned long long)msgs, (unsigned long long)fast, (unsigned long long)hand,
 		       (unsigned long long)unparked, (unsigned long long)folds,
 		       (unsigned long long)(per / 100), (unsigned long long)(per % 100));
+	stat_lock_contention();
 	struct console_drv_stats cs;
 	console_drv_stats(&cs);
 	int pid = console_drv_pid();
@@ -291,7 +311,7 @@ const struct shell_cmd shell_cmds[] = {
 	{ "ps", "ps                         threads: CPU, state, priority, switches", cmd_ps },
 	{ "preempt", "preempt [MODE]             show or switch the mode:" PREEMPT_MODE_NAMES, cmd_preempt },
 	{ "sites", "sites                      the patch sites the mode rewrites, their bytes now", cmd_sites },
-	{ "stat", "stat                       per-CPU IRQ, IPI, fold and preemption counters", cmd_stat },
+	{ "stat", "stat                       IRQ, IPI, fold, preemption, IPC, lock contention", cmd_stat },
 	{ "bench", "bench NAME [key=value ...] a benchmark (below), e.g. bench latency load=hog", cmd_bench },
 	{ "torture", "torture [key=value ...]    stress every CPU at random and check (options below)", cmd_torture },
 	{ "test", "test [SUITE[,SUITE]]       run in-kernel test suites (KTAP); all: every suite", cmd_test },

@@ -1,4 +1,4 @@
-/* ping [calls=N] [bytes=B] [quit=0|1] [name=NAME] [prio=P]: calls an echo server
+/* ping [calls=N] [bytes=B] [quit=0|1] [name=NAME] [prio=P] [window=0|1]: calls an echo server
  * (user/pong.c) N times (default 10000) with a B-byte payload (default 0,
  * at most IPC_BUF_MAX), checks every reply, then tells the server to quit
  * (unless quit=0: another client still needs it) and prints
@@ -11,7 +11,9 @@
  * server's (user/names.c) instead: it looks NAME up there and calls the
  * endpoint the reply grants it. With prio=P (1..99) it calls as a
  * SCHED_FIFO thread of priority P (lab L5: a partner of lower priority
- * is the slow path's). Exit 0 if every reply was right.
+ * is the slow path's). With window=1 it also prints when its calls began
+ * and ended, "ping: window T0 T1" in ns of CLOCK_MONOTONIC (`bench ipc`'s
+ * pairs add up several pings' windows). Exit 0 if every reply was right.
  *
  * What it shows: a client's call, the send and the wait for the reply in
  * one system call, and what a round trip costs. */
@@ -44,13 +46,13 @@ static u64 now_ns(void)
 static int usage(void)
 {
 	dprintf(STDERR_FILENO, "usage: ping [calls=N] [bytes=0..%d] [quit=0|1] [name=NAME] "
-		"[prio=1..99]\n", IPC_BUF_MAX);
+		"[prio=1..99] [window=0|1]\n", IPC_BUF_MAX);
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long calls = 10000, bytes = 0, quit = 1, prio = 0;
+	unsigned long calls = 10000, bytes = 0, quit = 1, prio = 0, window = 0;
 	const char *name = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "name=", 5)) {
@@ -61,10 +63,11 @@ int main(int argc, char **argv)
 		int b = c ? 0 : parse_option(argv[i], "bytes", &bytes);
 		int q = c || b ? 0 : parse_option(argv[i], "quit", &quit);
 		int p = c || b || q ? 0 : parse_option(argv[i], "prio", &prio);
-		if (c < 0 || b < 0 || q < 0 || p < 0 || quit > 1 ||
+		int w = c || b || q || p ? 0 : parse_option(argv[i], "window", &window);
+		if (c < 0 || b < 0 || q < 0 || p < 0 || w < 0 || quit > 1 || window > 1 ||
 		    (p && (prio < SCHED_FIFO_PRIO_MIN || prio > SCHED_FIFO_PRIO_MAX)))
 			return usage();
-		if (!c && !b && !q && !p) {
+		if (!c && !b && !q && !p && !w) {
 			dprintf(STDERR_FILENO, "ping: unknown option '%s'\n", argv[i]);
 			return usage();
 		}
@@ -136,6 +139,8 @@ int main(int argc, char **argv)
 	u64 per = (t1 - t0) * 100 / calls;
 	printf("ping: %lu calls of %lu bytes: %lu.%02lu ns per round trip\n", calls, bytes,
 	       (unsigned long)(per / 100), (unsigned long)(per % 100));
+	if (window)
+		printf("ping: window %lu %lu\n", (unsigned long)t0, (unsigned long)t1);
 	if (bad) {
 		printf("ping: %lu replies were wrong\n", bad);
 		return 1;

@@ -2,6 +2,7 @@
 #include "kernel/preempt.h"
 #include "kernel/panic.h"
 #include "kernel/locking/lockdep.h"
+#include "kernel/locking/lock_stat.h"
 #include "arch/x86_64/cpu.h"
 
 /* lockdep's hooks (kernel/locking/lockdep.h) are empty macros with LOCKDEP=0, so
@@ -40,8 +41,13 @@ static bool do_raw_spin_lock(raw_spinlock_t *l)
 	}
 #endif
 	u32 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
-		cpu_relax();
+	if (unlikely(__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)) {
+		/* Held: a contended acquisition (kernel/locking/lock_stat.h). */
+		lock_contended(l);
+		while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != ticket)
+			cpu_relax();
+		lock_contended_end(l);
+	}
 #if DEBUG_CHECKS
 	l->owner_cpu = me;
 #endif

@@ -6,7 +6,7 @@
  * `trace-cmd report` and KernelShark read fold's events under Linux's
  * event names and fields (sched:sched_switch, sched:sched_wakeup,
  * sched:sched_pi_setprio, irq:irq_handler_entry/exit,
- * raw_syscalls:sys_enter/exit) plus fold's
+ * raw_syscalls:sys_enter/exit, lock:contention_begin/end) plus fold's
  * own (fold:resched_ipi, fold:preempt_irq, fold:preempt_enable,
  * fold:preempt_mode).
  *
@@ -38,7 +38,9 @@ struct pt_regs;
 	X(TRACE_PREEMPT_MODE, fold, preempt_mode) \
 	X(TRACE_SYS_ENTER, raw_syscalls, sys_enter) \
 	X(TRACE_SYS_EXIT, raw_syscalls, sys_exit) \
-	X(TRACE_SCHED_PI_SETPRIO, sched, sched_pi_setprio)
+	X(TRACE_SCHED_PI_SETPRIO, sched, sched_pi_setprio) \
+	X(TRACE_CONTENTION_BEGIN, lock, contention_begin) \
+	X(TRACE_CONTENTION_END, lock, contention_end)
 
 #define TRACE_ENUM(id, sys, name) id,
 enum trace_type { TRACE_NONE, TRACE_EVENTS(TRACE_ENUM) NR_TRACE_TYPES };
@@ -102,4 +104,6 @@ void __trace_preempt_mode(int old_mode, int new_mode);
 void __trace_sys_enter(u64 nr, const struct pt_regs *regs);
 void __trace_sys_exit(u64 nr, long ret);
 void __trace_sched_pi_setprio(const struct thread *t, int new_prio);
+void __trace_contention_begin(const void *lock, u32 flags);
+void __trace_contention_end(const void *lock, int ret);
 #endif

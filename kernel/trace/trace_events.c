@@ -10,6 +10,7 @@
  *   preempt_mode   old mode, new mode
  *   sys_enter      nr, the first three arguments;  sys_exit  nr, return value
  *   sched_pi_setprio  pid, old prio, new prio (a PI boost, or its end)
+ *   contention_begin  the lock's address, flags;  contention_end  address, ret
  * The priorities are Linux's prio as the sched events show it: 120 for a
  * normal (nice 0) thread and the idle threads, 99 - p for SCHED_FIFO p.
  * The states are Linux's TASK_REPORT bits (include/linux/sched.h):
@@ -108,4 +109,14 @@ void __trace_sched_pi_setprio(const struct thread *t, int new_prio)
 	trace_save_comm(t);
 	trace_record(TRACE_SCHED_PI_SETPRIO, trace_pid(t), linux_prio(t),
 		     linux_prio_of(new_prio), 0);
+}
+
+void __trace_contention_begin(const void *lock, u32 flags)
+{
+	trace_record(TRACE_CONTENTION_BEGIN, (u64)lock, flags, 0, 0);
+}
+
+void __trace_contention_end(const void *lock, int ret)
+{
+	trace_record(TRACE_CONTENTION_END, (u64)lock, (u64)(s64)ret, 0, 0);
 }

@@ -65,11 +65,11 @@ static struct process *start(const char *prog, int argc, const char *const *argv
 static u32 queued(struct endpoint *ep)
 {
 	u32 n = 0;
-	u64 f = raw_spin_lock_irqsave(&ipc_lock);
+	u64 f = raw_spin_lock_irqsave(&ep->obj.lock);
 	struct list_head *pos;
 	list_for_each(pos, &ep->queue)
 		n++;
-	raw_spin_unlock_irqrestore(&ipc_lock, f);
+	raw_spin_unlock_irqrestore(&ep->obj.lock, f);
 	return n;
 }
 

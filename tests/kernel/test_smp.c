@@ -1,13 +1,15 @@
 /* The smp suite: per-CPU areas, APIC IDs, IPIs, cross-CPU calls, a
- * spinlock stress, the tick and one-shot timers on every CPU. */
+ * spinlock stress, a contention counted, the tick and one-shot timers on every CPU. */
 #include "tests/kernel/ktest.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/locking/lock_stat.h"
 #include "kernel/time/hrtimer.h"
 #include "kernel/time/time.h"
 #include "kernel/preempt.h"
 #include "sched/sched.h"
+#include "sched/migrate.h"
 #include "arch/x86_64/kernel/apic/apic.h"
 #include "arch/x86_64/cpu.h"
 
@@ -173,6 +175,59 @@ static void spinlock_stress(struct ktest *t)
 		   total < s.per_thread * n ? " (stopped at the time budget: a slow host)" : "");
 }
 
+/* lock_stat (kernel/locking/lock_stat.h): this CPU holds a lock while a
+ * thread on another CPU takes it. The holder lets go only once the waiter
+ * has drawn its ticket (two outstanding), so the wait is certain whatever
+ * the timing, and exactly one contended acquisition is counted for the
+ * lock's class; an uncontended lock and unlock counts none. */
+struct contend {
+	raw_spinlock_t lock;
+	volatile int go;
+};
+
+static void contend_fn(void *arg)
+{
+	struct contend *c = arg;
+	while (!READ_ONCE(c->go))
+		cpu_relax();
+	raw_spin_lock(&c->lock);
+	raw_spin_unlock(&c->lock);
+}
+
+static void contention_counted(struct ktest *t)
+{
+	static struct contend c;
+	if (nr_cpus_online < 2) {
+		KT_SKIP(t, "one CPU: nobody to contend with");
+		return;
+	}
+	raw_spin_lock_init(&c.lock, "ktest_contend");
+	c.go = 0;
+	u64 before = lock_stat_contentions("ktest_contend");
+	raw_spin_lock(&c.lock);
+	raw_spin_unlock(&c.lock);
+	KT_EXPECT_EQ(t, lock_stat_contentions("ktest_contend"), before);
+	migrate_disable(); /* the waiter must be on another CPU than the holder */
+	u32 me = raw_smp_processor_id();
+	struct thread *x = thread_create(contend_fn, &c, "contend", 0,
+					 cpu_online_mask() & ~(1UL << me));
+	if (!x) {
+		migrate_enable();
+		KT_ASSERT(t, x);
+	}
+	raw_spin_lock(&c.lock);
+	c.go = 1;
+	u64 deadline = ktime_get_ns() + NSEC_PER_SEC;
+	while (READ_ONCE(c.lock.next) - READ_ONCE(c.lock.serving) < 2 && ktime_get_ns() < deadline)
+		cpu_relax();
+	bool waiting = READ_ONCE(c.lock.next) - READ_ONCE(c.lock.serving) == 2;
+	raw_spin_unlock(&c.lock);
+	migrate_enable();
+	thread_join(x);
+	KT_ASSERT(t, waiting);
+	KT_EXPECT_EQ(t, lock_stat_contentions("ktest_contend"), before + 1);
+}
+
 static void tick_everywhere(struct ktest *t)
 {
 	u64 before[MAX_CPUS];
@@ -239,5 +294,6 @@ KTEST_SUITE(smp,
 	KTEST_CASE(ipi_round_trip),
 	KTEST_CASE(broadcast),
 	KTEST_CASE(spinlock_stress),
+	KTEST_CASE(contention_counted),
 	KTEST_CASE(tick_everywhere),
 	KTEST_CASE(oneshot_timer));

@@ -22,6 +22,7 @@ nanoseconds (under icount: virtual ns = guest instructions); decimals use
     BENCH mode_cost ... what=irq_roundtrip via=patched iters=20000 ns=108.05   (mode= is the mode measured: none)
     BENCH ipc ... test=call placement=same bytes=0 calls=10000 ns_per_call=1386.01 messages=20004 fastpath=20003 folds_per_msg=0.00
     BENCH ipc ... test=notify placement=cross rounds=10000 ns_per_signal=1378.79 folds_per_signal=0.99   (cross: smp >= 2)
+    BENCH ipc ... test=pairs pairs=2 calls=10000 round_trips=20000 ns=16625496 ns_per_round_trip=831.27 messages=40008 contended=0 contended_per_msg=0.0000 top_class=none top_contended=0
     BENCH udriver ... src=timer load=hog prio=0 samples=200 mean_ns=893.20 max_ns=907   (mode= is the mode measured)
     BENCH inversion ... pi=1 section_us=1000 medium_us=10000 high_wait_ns=979761 low_prio=30   (and pi=0)
 
@@ -124,11 +125,12 @@ NUMERIC = {"smp", "cpu", "iters", "ns_per_pair", "ns_per_irq", "interval_us",
            "invol_per_op", "vol_per_op", "tick_ns", "messages", "fastpath", "handoff",
            "folds_per_msg", "rounds", "ns_per_signal", "folds_per_signal",
            "prio", "samples", "mean_ns", "pi", "section_us", "medium_us",
-           "high_wait_ns", "low_prio"}
+           "high_wait_ns", "low_prio", "pairs", "round_trips", "ns_per_round_trip",
+           "contended", "contended_per_msg", "top_contended"}
 INT_LISTS = {"counts", "cpus"}
 # The keys that tell two results of one benchmark apart.
 IDENT_KEYS = ("variant", "load", "test", "cpu", "cpus", "might_fault", "bytes",
-              "where", "class", "what", "via", "placement", "src", "pi")
+              "where", "class", "what", "via", "placement", "src", "pi", "pairs")
 
 INT_RE = re.compile(r"^-?[0-9]+$")
 DEC_RE = re.compile(r"^-?[0-9]+\.[0-9]+$")

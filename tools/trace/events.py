@@ -3,8 +3,9 @@ per event (the text of /sys/kernel/tracing/events/SYSTEM/NAME/format),
 and the binary record each fold record becomes.
 
 The layouts and print formats of sched_switch, sched_wakeup,
-sched_pi_setprio, irq_handler_entry/exit and raw_syscalls sys_enter/exit
-are Linux's (include/trace/events/sched.h, irq.h, syscalls.h; Linux 6.x
+sched_pi_setprio, irq_handler_entry/exit, raw_syscalls sys_enter/exit and
+lock contention_begin/end are Linux's (include/trace/events/sched.h, irq.h,
+syscalls.h, lock.h; Linux 6.x
 on x86-64),
 so trace-cmd's and KernelShark's own handling of them (the sched_switch
 plugin, the task plots) applies. The fold system's events are fold's.
@@ -126,6 +127,20 @@ def sys_exit(rec, ctx):
     return struct.pack("<qq", s64(rec.arg[0]), s64(rec.arg[1]))
 
 
+# contention_begin's flags: Linux's LCB_F_* (include/trace/events/lock.h).
+LCB_FLAGS = ('{ (1U << 0), "SPIN" }, { (1U << 1), "READ" }, { (1U << 2), "WRITE" }, '
+             '{ (1U << 3), "RT" }, { (1U << 4), "PERCPU" }, { (1U << 5), "MUTEX" }, '
+             '{ (1U << 6), "RWSEM" }')
+
+
+def contention_begin(rec, ctx):
+    return struct.pack("<QI", rec.arg[0], rec.arg[1] & 0xffffffff)
+
+
+def contention_end(rec, ctx):
+    return struct.pack("<Qi", rec.arg[0], s32(s64(rec.arg[1]), "ret"))
+
+
 def mode_symbols(mode_names: list[str]) -> str:
     return ", ".join(f'{{ {i}, "{n}" }}' for i, n in enumerate(mode_names))
 
@@ -171,5 +186,11 @@ def catalogue(mode_names: list[str]) -> dict[str, Event]:
               'REC->args[2], REC->args[3], REC->args[4], REC->args[5]', sys_enter),
         Event("raw_syscalls", "sys_exit", [("long id", 8, 1), ("long ret", 8, 1)],
               '"NR %ld = %ld", REC->id, REC->ret', sys_exit),
+        Event("lock", "contention_begin",
+              [("void * lock_addr", 8, 0), ("unsigned int flags", 4, 0)],
+              '"%p (flags=%s)", REC->lock_addr, __print_flags(REC->flags, "|", '
+              + LCB_FLAGS + ')', contention_begin),
+        Event("lock", "contention_end", [("void * lock_addr", 8, 0), ("int ret", 4, 1)],
+              '"%p (ret=%d)", REC->lock_addr, REC->ret', contention_end),
     ]
     return {e.name: e for e in evs}
