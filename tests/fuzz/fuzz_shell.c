@@ -18,10 +18,12 @@
 #include "sched/preempt_mode.h"
 #include "lib/string.h"
 
-/* The words of bench latency's and userlat's load=, as in
- * bench/bench_latency.c and bench_user.c (not linked here). */
+/* The words of bench latency's and userlat's load= and bench ipc's test=,
+ * as in bench/bench_latency.c, bench_user.c and bench_ipc.c (not linked
+ * here). */
 const char *const bench_latency_loads[5] = BENCH_LATENCY_LOAD_WORDS;
 const char *const bench_userlat_loads[2] = { "none", "hog" };
+const char *const bench_ipc_tests[3] = BENCH_IPC_TEST_WORDS;
 /* torture's inject= words, as in tests/torture/torture_run.c (not linked here). */
 const char *const torture_inject_names[NR_TORTURE_INJECT] = { "none", "lost", "leak" };
 
