@@ -6,12 +6,12 @@
  *     stops waiting, the case
  *     says "# timeout after N virtual ms", and the next case runs (the
  *     timed-out thread is left where it is, and said so);
- *   - a watchdog timer on every CPU (every 5 ms, from the first case on):
- *     if the runner still has not taken the timeout at twice the limit
- *     plus 20 ms (its CPU stuck with IRQs off, or never preempting back
- *     to it), the first timer interrupt to see it prints the timeout and
- *     "Bail out!" and ends the run (QEMU exits: tests failed), so the
- *     host never waits for a kernel that cannot go on. */
+ *   - the case watchdog (tests/kernel/ktest.h): if the runner still
+ *     has not taken the timeout at twice the limit plus 20 ms (its CPU
+ *     stuck with IRQs off, or never preempting back to it), the first
+ *     CPU to see it prints the timeout and "Bail out!" and ends the run
+ *     (QEMU exits: tests failed), so the host never waits for a kernel
+ *     that cannot go on. */
 #include "tests/labs/lab.h"
 #include "kernel/lab.h"
 #include "kernel/cmdline.h"
@@ -109,60 +109,6 @@ static void deadline_fn(struct hrtimer *h)
 	complete(&r->done);
 }
 
-/* The watchdog: on every CPU a timer every WATCH_PERIOD, armed once, that
- * looks at the case running now (static: no lifetime to get wrong). When
- * the runner has not taken a case's timeout by twice its limit plus
- * 20 ms, the first CPU to see it ends the run. */
-#define WATCH_PERIOD (5 * NSEC_PER_MSEC)
-static struct {
-	const char *name;
-	int number;
-	u32 limit_ms;
-	volatile u64 bail_at;      /* 0: no case running */
-	volatile int done;         /* the runner took it (or a CPU bailed out) */
-} watch;
-static struct hrtimer watch_timer[MAX_CPUS];
-
-static void watch_fn(struct hrtimer *h)
-{
-	u64 now = ktime_get_ns(), at = READ_ONCE(watch.bail_at);
-	if (at && now >= at && !__atomic_exchange_n(&watch.done, 1, __ATOMIC_SEQ_CST)) {
-		console_printf("    not ok %d %s # timeout after %u %s ms\n", watch.number, watch.name,
-			       watch.limit_ms, clock_icount ? "virtual" : "wall-clock");
-		console_printf("Bail out! lab: case %s did not return within %u ms, and its runner "
-			       "on CPU 0 got no turn for %u ms more (a CPU stuck with IRQs off, or "
-			       "no preemption back to a FIFO thread); CPU %u ends the run\n",
-			       watch.name, watch.limit_ms, watch.limit_ms + 20,
-			       raw_smp_processor_id());
-		qemu_exit(EXIT_FAIL);
-	}
-	hrtimer_start(h, now + WATCH_PERIOD);
-}
-
-static void start_watch(void *arg)
-{
-	(void)arg;
-	struct hrtimer *h = &watch_timer[raw_smp_processor_id()];
-	hrtimer_init(h, watch_fn);
-	hrtimer_start(h, ktime_get_ns() + WATCH_PERIOD);
-}
-
-/* Once, before the first case: every CPU is still answering then. */
-static void start_watches(void)
-{
-	static bool started;
-	if (started)
-		return;
-	started = true;
-	preempt_disable();
-	u32 me = raw_smp_processor_id();
-	start_watch(NULL);
-	preempt_enable();
-	for_each_online_cpu(c)
-		if (c != me)
-			smp_call_function_single(c, start_watch, NULL, true);
-}
-
 /* The case that last ran out of time, if any. */
 static const char *timed_out_case;
 
@@ -242,29 +188,22 @@ void lab_run_case(const struct ktest_suite *s, const struct ktest_case *c, struc
 	u32 limit = (c->timeout_ms ? c->timeout_ms : 50) * (seeds.n ? seeds.n : 1);
 	init_completion(&r->done);
 	hrtimer_init(&r->deadline, deadline_fn);
-	start_watches();
 
 	struct thread *self = current_thread();
 	int prio = self->prio;
 	sched_setscheduler(self, 99);
-	watch.name = c->name;
-	watch.number = number;
-	watch.limit_ms = limit;
-	watch.done = 0;
+	/* The watchdog ends the run if the runner cannot take the timeout
+	 * by twice the limit plus 20 ms (its CPU stuck with IRQs off, or no
+	 * preemption back to this FIFO thread). */
+	ktest_watch_begin(c->name, number, limit, 2 * limit + 20);
 	preempt_disable();
 	u32 me = raw_smp_processor_id();
-	u64 now = ktime_get_ns();
-	WRITE_ONCE(watch.bail_at, now + (2 * (u64)limit + 20) * NSEC_PER_MSEC);
-	hrtimer_start(&r->deadline, now + limit * NSEC_PER_MSEC);
+	hrtimer_start(&r->deadline, ktime_get_ns() + limit * NSEC_PER_MSEC);
 	preempt_enable();
 	struct thread *th = thread_create(case_thread, r, c->name, PRIO_NORMAL, 1UL << me);
 	wait_for_completion(&r->done);
 	hrtimer_cancel(&r->deadline);
-	/* Took it, in time: no CPU may bail out now (one that already
-	 * claimed it is ending the run). */
-	while (__atomic_exchange_n(&watch.done, 1, __ATOMIC_SEQ_CST))
-		cpu_relax();
-	WRITE_ONCE(watch.bail_at, 0);
+	ktest_watch_end(); /* took it, in time */
 	sched_setscheduler(self, prio);
 	if (READ_ONCE(r->finished)) {
 		thread_join(th);

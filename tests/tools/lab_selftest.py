@@ -157,8 +157,14 @@ def test_docs(tmp) -> list[str]:
 def test_rubric(tmp) -> list[str]:
     problems = []
     labs = labmod.load_rubric(ROOT)
-    if not labs or any(l.points != 10 for l in labs.values()):
-        problems.append(f"tests/labs/rubric: {[(l.name, l.points) for l in labs.values()]}")
+    # Each lab: 10 points of its own cases, and a regression case that
+    # runs every suite of the kernel.
+    own = {l.name: sum(c.points for c in l.cases if not c.regression) for l in labs.values()}
+    if not labs or any(p != 10 for p in own.values()):
+        problems.append(f"tests/labs/rubric: its own cases' points: {own}")
+    for l in labs.values():
+        if [c.regression for c in l.cases if c.regression] != [("all",)]:
+            problems.append(f"lab {l.name}: no one case with regression=all")
     holes = {h.lab for h in labmod.all_holes(ROOT)}
     if holes != set(labs):
         problems.append(f"labs with holes {sorted(holes)}, in the rubric {sorted(labs)}")
@@ -167,7 +173,11 @@ def test_rubric(tmp) -> list[str]:
             problems.append(f"host case {case.name} has no check in tools/lab/checks.py")
     for bad, words in (("lab L1 suite=a\n", "expected: lab"), ("case L1 a 1\n", "after its lab"),
                        ("lab L1 suite=a title=b section=c\n", "has no cases"),
-                       ("bogus\n", "not 'bogus'")):
+                       ("bogus\n", "not 'bogus'"),
+                       ("lab L1 suite=a title=b section=c\ncase L1 r 2 regression=a,B\n",
+                        "regression=a,B"),
+                       ("lab L1 suite=a title=b section=c\ncase L1 r 2 host regression=a\n",
+                        "not host")):
         try:
             labmod.parse_rubric(bad)
             problems.append(f"no error for {bad!r}")
@@ -213,6 +223,33 @@ def test_log(tmp) -> list[str]:
         "[    0.07] 0: test: no suite named 'lab_l3_x'; the suites are all, or:"])
     if "no such suite: test: no suite named 'lab_l3_x'" not in grading.why_not_run(run):
         problems.append(f"why_not_run() for an unknown suite: {grading.why_not_run(run)}")
+    problems += regression_log()
+    return problems
+
+
+def regression_log() -> list[str]:
+    """A regression case's verdict from a log: the lab's suite left out,
+    the kernel's failed case named with its first line, an early end."""
+    problems = []
+    log = ["KTAP version 1", "1..3", "    # Subtest: lab_l1", "    # a: wrong",
+           "    not ok 1 a", "not ok 1 lab_l1", "    # Subtest: sched",
+           "    # rr: first line", "    # rr: second line", "    not ok 1 rr",
+           "    ok 2 prio", "not ok 2 sched", "    # Subtest: bench", "    ok 1 x"]
+    cases, why = labgrade.regression_failures(log)
+    if cases != [("sched", "rr")] or len(why) != 2 or why[0] != "sched.rr: fail: first line" \
+            or "ended after 2 of its 3 suites, in suite bench" not in why[1]:
+        problems.append(f"regression_failures(): {cases} {why}")
+    ok = ["KTAP version 1", "1..2", "    # Subtest: lab_l1", "    not ok 1 a", "not ok 1 lab_l1",
+          "    # Subtest: sched", "    ok 1 rr", "ok 2 sched"]
+    if labgrade.regression_failures(ok) != ([], []):
+        problems.append(f"regression_failures() on a good run: {labgrade.regression_failures(ok)}")
+    run = grading.Run("", "test=lab_l1 clock=icount", build_ok=True, lines=ok)
+    case = labmod.Case("every_kernel_suite_passes", 2, regression=("all",))
+    if grading.score_regression(case, run).status != "notrun":
+        problems.append("a regression case passed in a boot that did not run its suites")
+    run.cmdline = "test=lab_l1,all clock=icount"
+    if grading.score_regression(case, run).status != "pass":
+        problems.append("a regression case failed on a good run")
     return problems
 
 
@@ -299,7 +336,7 @@ def test_heldout(tmp) -> list[str]:
     got = [(c.name, c.points, c.suite, c.visibility, c.held_out) for c in merged.cases[-2:]]
     if got != [("one", 2, "lab_l3_extra", heldout.VISIBILITY, True),
                ("two", 1, "lab_l3_extra", "hidden", True)] \
-            or heldout.suites_of(merged) != ["lab_l3", "lab_l3_extra"] \
+            or heldout.suites_of(merged) != ["lab_l3", "lab_l3_extra", "all"] \
             or list(good.files) != [f"{heldout.DEST}/extra.c"] or \
             len(labs["L3"].cases) != len(labmod.load_rubric(ROOT)["L3"].cases):
         problems.append(f"a good folder: {got}, {heldout.suites_of(merged)}, {good.files}")

@@ -18,6 +18,10 @@ from tools.lib.serial import find_panic, read_log
 
 SMP = 2
 MEM = "256M"
+# A regression case's limit, per case of the kernel's suites, in virtual
+# ms (ktest_case_ms=, tests/kernel/ktest.h): the longest, nmi_swapgs
+# under icount, takes up to 12 s, and `test=all` 18 s in all.
+REGRESSION_CASE_MS = 30000
 # Far above any grade (a boot takes seconds): when QEMU is still running
 # after this long, the host was too slow, and that is no grade at all.
 HOST_TIMEOUT = 600.0
@@ -41,10 +45,15 @@ class Run:
 
 
 def cmdline_for(suites: list[str], seeds: list[int], case: str | None) -> str:
+    """The grade's command line. Where the kernel's own suites are among
+    suites (any not lab_...: a regression case's), each case of theirs
+    runs watched, REGRESSION_CASE_MS at most."""
     words = ["test=" + ",".join(suites), "lab_seeds=" + ",".join(map(str, seeds)),
              "clock=icount"]
     if case:
         words.insert(2, f"lab_case={case}")
+    if any(not s.startswith("lab_") for s in suites):
+        words.append(f"ktest_case_ms={REGRESSION_CASE_MS}")
     return " ".join(words)
 
 
@@ -94,6 +103,7 @@ class Scored:
     status: str                     # pass, fail, timeout, notrun, skip
     diagnostics: list[str]
     points: int
+    failed_at: tuple[str, str] | None = None   # a regression case's first (suite, case)
 
     @property
     def ok(self) -> bool:
@@ -126,7 +136,7 @@ def why_not_run(run: Run) -> str:
 
 
 def score_lab(lab: labmod.Lab, run: Run, only: str | None = None) -> list[Scored]:
-    suites = {c.suite or lab.suite for c in lab.cases if not c.host}
+    suites = {c.suite or lab.suite for c in lab.cases if not c.host and not c.regression}
     found = {s: labgrade.suite_results(run.lines, s) if run.lines else {} for s in suites}
     out = []
     for c in lab.cases:
@@ -140,6 +150,9 @@ def score_lab(lab: labmod.Lab, run: Run, only: str | None = None) -> list[Scored
             out.append(Scored(c, "fail" if problems else "pass", problems,
                               0 if problems else c.points))
             continue
+        if c.regression:
+            out.append(score_regression(c, run))
+            continue
         r = found[c.suite or lab.suite].get(c.name)
         if r is None:
             out.append(Scored(c, "notrun", [why_not_run(run)], 0))
@@ -152,3 +165,21 @@ def score_lab(lab: labmod.Lab, run: Run, only: str | None = None) -> list[Scored
             diags = sorted(r.diagnostics, key=lambda d: labgrade.STUB_TEXT not in d)
             out.append(Scored(c, r.status, diags, c.points if r.status == "pass" else 0))
     return out
+
+
+def score_regression(c: labmod.Case, run: Run) -> Scored:
+    """The kernel's own suites in the grade's boot: every case passes (or
+    skips), and the run reports every suite."""
+    if not run.build_ok or not run.lines:
+        return Scored(c, "notrun", [why_not_run(run)], 0)
+    ran = next((w[len("test="):].split(",") for w in run.cmdline.split()
+                if w.startswith("test=")), [])
+    if not set(c.regression) <= set(ran):
+        return Scored(c, "notrun", ["this boot did not run the kernel's suites ("
+                                    + ",".join(c.regression) + ")"], 0)
+    failed, why = labgrade.regression_failures(run.lines)
+    if any(w.startswith("the run ended") and "Bail out!" not in w for w in why):
+        why.append(why_not_run(run))
+    if not why:
+        return Scored(c, "pass", [], c.points)
+    return Scored(c, "fail", why, 0, failed[0] if failed else None)

@@ -160,5 +160,8 @@ def merged(labs: dict[str, labmod.Lab], held: HeldOut | None) -> dict[str, labmo
 
 
 def suites_of(lab: labmod.Lab) -> list[str]:
-    """The KTAP suites a grade of lab runs: its own, then its held-out ones."""
-    return list(dict.fromkeys([lab.suite] + [c.suite for c in lab.cases if not c.host]))
+    """The KTAP suites a grade of lab runs: its own, its held-out ones, then
+    the kernel's suites its regression case names."""
+    return list(dict.fromkeys([lab.suite] + [c.suite for c in lab.cases
+                                             if not c.host and not c.regression]
+                              + [s for c in lab.cases for s in c.regression]))

@@ -6,7 +6,9 @@ title, its section of docs/10-labs.md) and one `case` line per graded
 case with its points; a case marked `host` is checked on the host
 (tools/lab/checks.py), the others are KTAP cases of the lab's suite
 (tests/labs/lab_l*.c), or of the suite its `suite=` names (a teacher's
-held-out cases, tools/lab/heldout.py). `visibility=` is the case's in an
+held-out cases, tools/lab/heldout.py). A case with `regression=SUITES`
+is the kernel's own suites (comma-separated; `all` for every one): it
+passes when every case of them does, in the grade's boot. `visibility=` is the case's in an
 autograder's result (tools/lab/gradescope.py; default visible).
 
 A hole is a region of kernel source between two comments:
@@ -65,6 +67,7 @@ class Case:
     suite: str = ""             # its KTAP suite: the lab's, or a held-out one's
     visibility: str = "visible"
     held_out: bool = False      # from make grade's GRADE_EXTRA folder
+    regression: tuple[str, ...] = ()  # the kernel's suites it runs, if any
 
 
 @dataclass
@@ -114,7 +117,9 @@ def parse_rubric(text: str, where: str = RUBRIC) -> dict[str, Lab]:
     return labs
 
 
-CASE_USAGE = "case LN NAME POINTS [host] [suite=SUITE] [visibility=VISIBILITY]"
+CASE_USAGE = ("case LN NAME POINTS [host] [suite=SUITE] [regression=SUITE,...] "
+              "[visibility=VISIBILITY]")
+SUITE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def parse_case(args: list[str], labs: dict[str, Lab], where: str) -> Case:
@@ -132,11 +137,16 @@ def parse_case(args: list[str], labs: dict[str, Lab], where: str) -> Case:
             case.host = True
         elif eq and key == "suite" and value:
             case.suite = value
+        elif eq and key == "regression" and all(SUITE_RE.match(v) for v in value.split(",")):
+            case.regression = tuple(value.split(","))
+            case.suite = ""
         elif eq and key == "visibility" and value in VISIBILITIES:
             case.visibility = value
         else:
             raise LabError(f"{where}: {word!r}: expected: {CASE_USAGE}, VISIBILITY one of "
                            + ", ".join(VISIBILITIES))
+    if case.regression and case.host:
+        raise LabError(f"{where}: a regression case runs the kernel's suites: not host")
     if any(c.name == case.name for c in lab.cases):
         raise LabError(f"{where}: case {case.name} given twice")
     return case

@@ -178,6 +178,42 @@ def suite_results(lines: list[str], suite: str) -> dict[str, CaseResult]:
     return results
 
 
+TOP_RE = re.compile(r"^(ok|not ok) (\d+) (\S+)")
+PLAN_RE = re.compile(r"^1\.\.(\d+)$")
+
+
+def regression_failures(lines: list[str], skip_prefix: str = "lab_"
+                        ) -> tuple[list[tuple[str, str]], list[str]]:
+    """The kernel's own suites in the log (not those named skip_prefix...):
+    ([(suite, case)] of each case that failed or timed out, in order;
+    what is wrong, one line a failure, each naming the case and the
+    first line the kernel printed for it). Nothing wrong: two empty
+    lists. A run that ended early (a bail-out, a panic, a reset) says
+    how many of its suites reported, and which ran last."""
+    cases: list[tuple[str, str]] = []
+    why: list[str] = []
+    suites = [m.group(1) for m in map(SUBTEST_RE.match, lines) if m]
+    for suite in dict.fromkeys(suites):
+        if suite.startswith(skip_prefix):
+            continue
+        for r in suite_results(lines, suite).values():
+            if r.status not in ("fail", "timeout"):
+                continue
+            cases.append((suite, r.name))
+            first = r.diagnostics[0] if r.diagnostics else r.note or "no diagnostic line"
+            why.append(f"{suite}.{r.name}: {r.status}: {first}")
+    plan = next((int(m.group(1)) for m in map(PLAN_RE.match, lines) if m), None)
+    reported = sum(1 for l in lines if TOP_RE.match(l))
+    if plan is None:
+        why.append("the kernel printed no KTAP plan: it never ran its suites")
+    elif reported < plan:
+        bail = bail_out(lines)
+        why.append(f"the run ended after {reported} of its {plan} suites"
+                   + (f", in suite {suites[-1]}" if suites else "")
+                   + (f": Bail out! {bail}" if bail else ""))
+    return cases, why
+
+
 def bail_out(lines: list[str]) -> str | None:
     return next((l[len("Bail out!"):].strip() for l in lines if l.startswith("Bail out!")),
                 None)
