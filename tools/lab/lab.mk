@@ -17,7 +17,8 @@
 #                   (tools/lab/mutants, tests/labs/equivalent-mutants)
 #   make lab-mutants-sample
 #                   a fixed sample of them (tests/labs/mutant-sample), each
-#                   ending as that file says: under a minute
+#                   ending as that file says by the lab's own cases (no
+#                   regression boot of every kernel suite): under a minute
 
 LAB ?=
 DEST ?=
