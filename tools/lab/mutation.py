@@ -40,7 +40,8 @@ def cases_hash(lab: labmod.Lab) -> str:
     """What the outcomes depend on besides the mutants: the lab's suite,
     the rubric and the host checks. A record made with others is stale."""
     h = hashlib.sha1()
-    for p in (f"tests/labs/{lab.suite}.c", labmod.RUBRIC, "tools/lab/checks.py",
+    suite = os.path.join("tests", "labs", lab.suite + ".c")
+    for p in (suite, labmod.RUBRIC, "tools/lab/checks.py",
               "tools/lab/disasm.py"):
         with open(os.path.join(ROOT, p), "rb") as f:
             h.update(p.encode() + b"\0" + f.read())
