@@ -407,6 +407,7 @@ test-builds:
 	$(Q)python3 tests/check-protos --self-test
 	$(Q)python3 tests/check-protos
 	$(Q)python3 tools/lab/lab-check --no-variants -j $(LAB_CHECK_JOBS)
+	$(Q)$(MAKE) -s --no-print-directory lab-mutants-sample
 
 test-boots:
 	$(Q)$(MAKE) -s --no-print-directory $(BUILD)/compile_commands.json
@@ -524,6 +525,10 @@ help:
 	@echo "                 also as Gradescope's results.json (LAB.gradescope.json; tools/lab/run_autograder)"
 	@echo "  lab-check      every lab's skeleton fails its own cases and passes the others, the reference"
 	@echo "                 scores full marks, tests/tools/lab/variants grade as they say"
+	@echo "  lab-mutants    [LAB=Ln] [MUTANTS=id,id]: each lab's mutation score: mutants of the reference's"
+	@echo "                 LAB regions graded as make grade grades a tree; prints each survivor's diff"
+	@echo "                 (docs/10-labs.md, Mutation scores; tests/labs/equivalent-mutants)"
+	@echo "  lab-mutants-sample  a fixed sample of those mutants end as tests/labs/mutant-sample says (~1 min)"
 	@echo "  check-docs     run every output excerpt of README.md and docs/ (tests/check-docs, cram; in make test)"
 	@echo "                 and compare every code excerpt with the source"
 	@echo "  check-excerpts the docs' code excerpts against the source and their figures against"
@@ -582,6 +587,7 @@ help:
 	@echo "  GRADE_EXTRA=$(GRADE_EXTRA)  make grade: a folder of held-out cases and their rubric lines"
 	@echo "  GRADE_GRADESCOPE=$(GRADE_GRADESCOPE)  make grade: where Gradescope's results.json goes (default beside the JSON)"
 	@echo "  LAB_CHECK_JOBS=$(LAB_CHECK_JOBS)  make lab-check's boots at once; LAB_HOST_TIMEOUT (env, s): make grade's wall-clock limit"
+	@echo "  MUTANTS=$(MUTANTS) MUTANT_JOBS=$(MUTANT_JOBS)  make lab-mutants: only these mutant ids; mutants at once"
 	@echo "  TESTFLAGS=        extra tests/run arguments in make test, e.g. --group smp"
 	@echo "  FUZZ_TARGETS=\"$(FUZZ_TARGETS)\"  FUZZ_TIME=$(FUZZ_TIME) FUZZ_LONG=$(FUZZ_LONG)  make fuzz's targets, seconds or executions each"
 	@echo "  FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CC=$(FUZZ_CC)  make fuzz-test's executions and seed; the compiler (clang, libFuzzer)"

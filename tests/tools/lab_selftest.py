@@ -19,7 +19,7 @@ if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))))
 
-from tests.tools import lab_checks_selftest  # noqa: E402
+from tests.tools import lab_checks_selftest, lab_mutate_selftest  # noqa: E402
 from tools.lab import checks, gradescope, grading, heldout  # noqa: E402
 from tools.lib import ROOT  # noqa: E402
 from tools.lib import lab as labmod  # noqa: E402
@@ -436,7 +436,7 @@ TESTS = [("lab-holes", test_holes), ("lab-skeleton", test_skeleton), ("lab-leaks
          ("lab-docs", test_docs), ("lab-rubric", test_rubric), ("lab-log", test_log),
          ("lab-tree", test_tree), ("lab-heldout", test_heldout),
          ("lab-gradescope", test_gradescope)] + \
-    lab_checks_selftest.TESTS
+    lab_checks_selftest.TESTS + lab_mutate_selftest.TESTS
 
 
 def main(names: list[str]) -> int:

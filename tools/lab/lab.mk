@@ -11,6 +11,14 @@
 #   make lab-check  every skeleton fails its own cases and passes the others,
 #                   the reference scores full marks, the variants of
 #                   tests/tools/lab/ pass or fail as they say
+#   make lab-mutants [LAB=Ln] [MUTANTS=id,id]
+#                   each lab's mutation score: mutants of the reference's
+#                   LAB regions graded as make grade grades a tree
+#                   (tools/lab/mutants, tests/labs/equivalent-mutants)
+#   make lab-mutants-sample
+#                   a fixed sample of them (tests/labs/mutant-sample), each
+#                   ending as that file says by the lab's own cases (no
+#                   regression boot of every kernel suite): under a minute
 
 LAB ?=
 DEST ?=
@@ -20,8 +28,10 @@ GRADE_JSON ?=
 GRADE_EXTRA ?=
 GRADE_GRADESCOPE ?=
 LAB_CHECK_JOBS ?= 2
+MUTANTS ?=
+MUTANT_JOBS ?= 2
 
-.PHONY: lab grade lab-check
+.PHONY: lab grade lab-check lab-mutants lab-mutants-sample
 lab:
 	$(Q)python3 tools/lab/mklab $(call sq,$(LAB)) $(if $(DEST),--dest $(call sq,$(DEST))) \
 		$(if $(filter 1,$(FORCE)),--force)
@@ -35,3 +45,10 @@ grade: tools
 
 lab-check: tools
 	$(Q)python3 tools/lab/lab-check -j $(LAB_CHECK_JOBS)
+
+lab-mutants: tools
+	$(Q)python3 tools/lab/mutants -j $(MUTANT_JOBS) $(if $(LAB),$(call sq,$(LAB))) \
+		$(if $(MUTANTS),--ids $(call sq,$(MUTANTS)))
+
+lab-mutants-sample: tools
+	$(Q)python3 tools/lab/mutants -j $(MUTANT_JOBS) --sample
