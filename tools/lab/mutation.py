@@ -5,6 +5,7 @@ each lab's mutation score without a build."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 
@@ -36,15 +37,58 @@ def read_listed(path: str, width: int) -> list[tuple[str, list[str], int]]:
 CASES = "@cases"     # a record line's id for the hash of what graded the run
 
 
+CHECKS_PY = "tools/lab/checks.py"
+
+
+def check_sources(cases: list[str]) -> str:
+    """The source in checks.py that the host cases' checks reach: each
+    case's entry in CHECKS, and the top-level functions and constants its
+    names lead to, transitively (not run(), not the other entries)."""
+    with open(os.path.join(ROOT, CHECKS_PY)) as f:
+        text = f.read()
+    tree = ast.parse(text)
+    defs, entries = {}, {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            defs[node.name] = node
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    defs[t.id] = node
+            if isinstance(node.value, ast.Dict) and any(
+                    isinstance(t, ast.Name) and t.id == "CHECKS" for t in targets):
+                entries = {k.value: v for k, v in zip(node.value.keys, node.value.values)
+                           if isinstance(k, ast.Constant)}
+    seen, todo, out = set(), [entries[c] for c in cases if c in entries], []
+    while todo:
+        node = todo.pop()
+        out.append(ast.get_source_segment(text, node) or "")
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and n.id in defs and n.id not in seen \
+                    and n.id != "CHECKS":
+                seen.add(n.id)
+                todo.append(defs[n.id])
+    return "\n".join(sorted(out))
+
+
 def cases_hash(lab: labmod.Lab) -> str:
     """What the outcomes depend on besides the mutants: the lab's suite,
-    the rubric and the host checks. A record made with others is stale."""
+    its lines of the rubric and, for its host cases, what their checks
+    reach in checks.py and the disassembler they read with. A record
+    made with others is stale; another lab's change leaves it."""
     h = hashlib.sha1()
     suite = os.path.join("tests", "labs", lab.suite + ".c")
-    for p in (suite, labmod.RUBRIC, "tools/lab/checks.py",
-              "tools/lab/disasm.py"):
-        with open(os.path.join(ROOT, p), "rb") as f:
-            h.update(p.encode() + b"\0" + f.read())
+    with open(os.path.join(ROOT, suite), "rb") as f:
+        h.update(suite.encode() + b"\0" + f.read())
+    with open(os.path.join(ROOT, labmod.RUBRIC)) as f:
+        mine = [ln for ln in f if ln.split()[1:2] == [lab.name]]
+    h.update("".join(mine).encode())
+    host = [c.name for c in lab.cases if c.host]
+    if host:
+        h.update(check_sources(host).encode())
+        with open(os.path.join(ROOT, "tools/lab/disasm.py"), "rb") as f:
+            h.update(f.read())
     return h.hexdigest()[:12]
 
 
