@@ -4,7 +4,7 @@
  *
  * In lazy mode a request for a normal thread sets TIF_NEED_RESCHED_LAZY
  * and nothing else: no fold, no IPI, counted in resched_lazy (once: a
- * second request while the first is pending is no new one). One for a
+ * request that finds one pending, lazy or full, is no new one). One for a
  * FIFO thread or an idle CPU, or in any other mode, is full. The next
  * tick on the target turns a pending lazy request into a full one (flag
  * and fold, counted in lazy_promoted), so a normal thread woken where a
@@ -81,9 +81,10 @@ static void lazy_target_fn(void *arg)
 		preempt_enable();
 }
 
-/* Run T on X and make `asks` lazy requests for it from here. */
-static void lazy_ask(struct lazy_target *g, u32 x, u32 asks, u64 *sent_d, u64 *lazy_d,
-		     u32 *raw_seen)
+/* Run T on X and make `asks` lazy requests for it from here, then, if
+ * `full`, a full one. */
+static void lazy_ask(struct lazy_target *g, u32 x, u32 asks, bool full, u64 *sent_d,
+		     u64 *lazy_d, u32 *raw_seen)
 {
 	struct thread *th = thread_create(lazy_target_fn, g, "lab-lazy", PRIO_NORMAL, 1UL << x);
 	lab_spin_until(READ_ONCE(g->ready), 20 * NSEC_PER_MSEC);
@@ -92,6 +93,8 @@ static void lazy_ask(struct lazy_target *g, u32 x, u32 asks, u64 *sent_d, u64 *l
 	u64 sent = st->resched_ipi_sent, lazy = st->resched_lazy;
 	for (u32 i = 0; i < asks; i++)
 		resched_curr_lazy(x);
+	if (full)
+		resched_curr(x);
 	*sent_d = st->resched_ipi_sent - sent;
 	*lazy_d = st->resched_lazy - lazy;
 	*raw_seen = READ_ONCE(per_cpu(preempt_count, x));
@@ -123,8 +126,6 @@ static void lazy_request_sets_only_the_flag(struct ktest *t)
 		u64 fl = flags_of(current_thread());
 		u32 raw1 = preempt_count_raw();
 		u64 sent_d = st->resched_ipi_sent - sent, lazy_d = st->resched_lazy - lazy;
-		resched_curr_lazy(raw_smp_processor_id()); /* the first is still pending */
-		u64 again_d = st->resched_lazy - lazy - lazy_d;
 		__atomic_fetch_and(&current_thread()->flags, ~BOTH, __ATOMIC_SEQ_CST);
 		clear_preempt_need_resched();
 		local_irq_restore(f);
@@ -137,27 +138,21 @@ static void lazy_request_sets_only_the_flag(struct ktest *t)
 				   "IPIs sent, resched_lazy +%llu (expected +1)", (unsigned long long)seed,
 				   (unsigned long long)fl, _TIF_NEED_RESCHED_LAZY, raw0, raw1,
 				   (unsigned long long)sent_d, (unsigned long long)lazy_d);
-		if (again_d)
-			lab_fail(t, "seed %llu: a second lazy request here, the first still pending, "
-				   "counted in resched_lazy too (+%llu, expected +0): count a new "
-				   "request only, one that finds neither flag set",
-				   (unsigned long long)seed, (unsigned long long)again_d);
-		/* On X, busy with IRQs off: no IPI, X's count untouched; asked
-		 * twice, one request counted. */
+		/* On X, busy with IRQs off: no IPI, X's count untouched, the
+		 * request counted. */
 		u32 x = lab_cpu_x();
 		if (!x)
 			continue;
 		struct lazy_target g = { .depth = depth, .delay = 2000 + prandom_below(&rs, 2000) };
 		u32 raw_seen;
-		lazy_ask(&g, x, 2, &sent_d, &lazy_d, &raw_seen);
+		lazy_ask(&g, x, 1, false, &sent_d, &lazy_d, &raw_seen);
 		ok = g.flags_asked == _TIF_NEED_RESCHED_LAZY && !sent_d && !g.recv && lazy_d == 1 &&
 		     raw_seen == g.raw_asked && (raw_seen & BIT31);
 		if (!ok)
-			lab_fail(t, "seed %llu: two lazy requests to CPU %u: its thread's flags 0x%llx "
+			lab_fail(t, "seed %llu: a lazy request to CPU %u: its thread's flags 0x%llx "
 				   "(expected 0x%lx), %llu IPIs sent, %llu received there (expected "
 				   "none), X's count 0x%x (read from here) and 0x%x (there), "
-				   "resched_lazy +%llu (expected +1: the second found the first "
-				   "pending)", (unsigned long long)seed, x,
+				   "resched_lazy +%llu (expected +1)", (unsigned long long)seed, x,
 				   (unsigned long long)g.flags_asked, _TIF_NEED_RESCHED_LAZY,
 				   (unsigned long long)sent_d, (unsigned long long)g.recv, raw_seen,
 				   g.raw_asked, (unsigned long long)lazy_d);
@@ -182,7 +177,7 @@ static void tick_promotes_the_request(struct ktest *t)
 					 .delay = prandom_below(&rs, 2000) };
 		u64 sent_d, lazy_d;
 		u32 raw_seen;
-		lazy_ask(&g, x, 1, &sent_d, &lazy_d, &raw_seen);
+		lazy_ask(&g, x, 1, false, &sent_d, &lazy_d, &raw_seen);
 		bool ok = g.tick1 != g.tick0 && g.flags_after == BOTH && g.promoted == 1 &&
 			  g.raw_after == g.depth;
 		if (!ok)
@@ -191,6 +186,75 @@ static void tick_promotes_the_request(struct ktest *t)
 				   "0x%x: folded), lazy_promoted +%llu (expected +1)",
 				   (unsigned long long)seed, g.tick1 != g.tick0 ? "came" : "never came",
 				   (unsigned long long)g.flags_after, BOTH, g.raw_after, g.depth,
+				   (unsigned long long)g.promoted);
+	}
+	preempt_mode_set(saved);
+}
+
+/* Only a new request counts: a lazy request that finds either flag set
+ * adds nothing to resched_lazy, and a tick that finds a full request
+ * beside the lazy one promotes nothing (lazy_promoted). */
+static void lazy_counts_only_new_requests(struct ktest *t)
+{
+	int saved;
+	if (!enter_mode(t, PREEMPT_MODE_LAZY, &saved))
+		return;
+	u64 seed;
+	for_each_lab_seed(si, seed) {
+		struct prandom_state rs;
+		prandom_seed(&rs, seed, 6);
+		u32 depth = 1 + prandom_below(&rs, 3);
+		if (need_resched() || tif_need_resched_lazy())
+			schedule();
+		for (u32 i = 0; i < depth; i++)
+			preempt_disable();
+		struct cpu_stats *st = &this_cpu_ptr()->stats;
+		struct thread *self = current_thread();
+		u32 me = raw_smp_processor_id();
+		u64 f = local_irq_save();
+		resched_curr_lazy(me);
+		u64 lazy = st->resched_lazy;
+		resched_curr_lazy(me); /* the first is still pending */
+		u64 again_d = st->resched_lazy - lazy;
+		__atomic_fetch_and(&self->flags, ~BOTH, __ATOMIC_SEQ_CST);
+		clear_preempt_need_resched();
+		resched_curr(me);
+		lazy = st->resched_lazy;
+		resched_curr_lazy(me); /* a full one is pending */
+		u64 full_d = st->resched_lazy - lazy;
+		__atomic_fetch_and(&self->flags, ~BOTH, __ATOMIC_SEQ_CST);
+		clear_preempt_need_resched();
+		local_irq_restore(f);
+		for (u32 i = 0; i < depth; i++)
+			preempt_enable();
+		if (again_d)
+			lab_fail(t, "seed %llu: a second lazy request here, the first still pending, "
+				   "counted in resched_lazy too (+%llu, expected +0): count a new "
+				   "request only, one that finds neither flag set",
+				   (unsigned long long)seed, (unsigned long long)again_d);
+		if (full_d)
+			lab_fail(t, "seed %llu: a lazy request here, a full one pending, counted in "
+				   "resched_lazy (+%llu, expected +0): it finds TIF_NEED_RESCHED set, "
+				   "no new request", (unsigned long long)seed,
+				   (unsigned long long)full_d);
+		/* On X: two lazy requests and a full one, then X's tick. */
+		u32 x = lab_cpu_x();
+		if (!x)
+			continue;
+		struct lazy_target g = { .depth = depth, .until_tick = true,
+					 .delay = prandom_below(&rs, 2000) };
+		u64 sent_d, lazy_d;
+		u32 raw_seen;
+		lazy_ask(&g, x, 2, true, &sent_d, &lazy_d, &raw_seen);
+		if (lazy_d != 1)
+			lab_fail(t, "seed %llu: two lazy requests to CPU %u, the second finding the "
+				   "first pending: resched_lazy +%llu (expected +1)",
+				   (unsigned long long)seed, x, (unsigned long long)lazy_d);
+		if (g.tick1 == g.tick0 || g.promoted)
+			lab_fail(t, "seed %llu: X's tick %s, a lazy and a full request pending: "
+				   "lazy_promoted +%llu (expected +0: only a request still lazy "
+				   "alone is promoted)", (unsigned long long)seed,
+				   g.tick1 != g.tick0 ? "came" : "never came",
 				   (unsigned long long)g.promoted);
 	}
 	preempt_mode_set(saved);
@@ -369,6 +433,7 @@ static void normal_wakeup_waits_for_the_tick(struct ktest *t)
 LAB_SUITE(lab_l4,
 	KTEST_CASE_TIMED(lazy_request_sets_only_the_flag, 50),
 	KTEST_CASE_TIMED(tick_promotes_the_request, 50),
+	KTEST_CASE_TIMED(lazy_counts_only_new_requests, 50),
 	KTEST_CASE_TIMED(lazy_is_full_for_fifo_idle_and_full, 50),
 	KTEST_CASE_TIMED(lazy_never_reaches_the_count, 50),
 	KTEST_CASE_TIMED(normal_wakeup_waits_for_the_tick, 50));

@@ -164,4 +164,34 @@ def test_checks(tmp) -> list[str]:
     return problems
 
 
-TESTS = [("lab-checks", test_checks), ("lab-quotes", test_quotes), ("lab-request", test_request)]
+LAZY = """ffffffff80113d00 <resched_curr_lazy>:
+ffffffff80113d0a:	mov    -0x7fe6ac00(%rax),%rdx
+ffffffff80113d11:	{lazy}
+ffffffff80113d16:	ret
+"""
+
+
+def test_lazy_request(tmp) -> list[str]:
+    """L4's lazy_flag_set_is_one_locked_instruction on canned disassembly:
+    the same check as L3's, for TIF_NEED_RESCHED_LAZY (bit 2)."""
+    def got(lazy: str) -> list[str]:
+        return checks.check_request(checks.parse_objdump(LAZY.format(lazy=lazy)), 0,
+                                    checks.TIF_NEED_RESCHED_LAZY)
+    problems = []
+    for lazy in ("lock orq $0x4,(%rdx)", "lock btsq $0x2,(%rdx)"):
+        if got(lazy):
+            problems.append(f"{lazy} fails: {got(lazy)}")
+    for lazy, words in (
+            ("mov    (%rdx),%rax\nffffffff80113d14:\tor     $0x4,%rax\n"
+             "ffffffff80113d15:\tmov    %rax,(%rdx)",
+             "`mov (%rdx),%rax; or $0x4,%rax; mov %rax,(%rdx)`: the thread's flags loaded, "
+             "changed and stored back"),
+            ("orq $0x4,(%rdx)", "`orq $0x4,(%rdx)` writes the thread's flags without a lock"),
+            ("lock orq $0x1,(%rdx)", "resched_curr_lazy() never sets TIF_NEED_RESCHED_LAZY")):
+        if not any(words in p for p in got(lazy)):
+            problems.append(f"{lazy}: {got(lazy)}, expected {words!r}")
+    return problems
+
+
+TESTS = [("lab-checks", test_checks), ("lab-quotes", test_quotes), ("lab-request", test_request),
+         ("lab-lazy-request", test_lazy_request)]

@@ -24,6 +24,9 @@ Where the lesson is an instruction, the instruction is graded.
       write (lock or, lock bts, a lock cmpxchg loop), and every write to
       the flags there is one: any CPU writes them (a request, a signal,
       the target's schedule() clearing its flags).
+  lazy_flag_set_is_one_locked_instruction (L4)
+      the same for TIF_NEED_RESCHED_LAZY (bit 2), the flag that
+      resched_curr_lazy() sets.
 
 Each check returns the lines to show: empty when it passes. A line
 quotes the instructions it judged, from the student's own path through
@@ -219,6 +222,7 @@ def check_exit(funcs: dict[str, list[Insn]]) -> list[str]:
 
 REQUESTERS = ("resched_curr", "resched_curr_lazy", "__resched_curr")
 TIF_NEED_RESCHED = 1 << 0      # kernel/preempt.h
+TIF_NEED_RESCHED_LAZY = 1 << 2
 STACK = {"%rsp", "%rbp", "%rip"}
 
 
@@ -228,25 +232,28 @@ def flags_memory(op: str, offset: int) -> bool:
     return bool(m) and m.group(2) not in STACK and int(m.group(1) or "0", 0) == offset
 
 
-def sets_need_resched(insns: list[Insn], k: int) -> bool:
-    """Does the locked insns[k] set bit TIF_NEED_RESCHED? An or/bts with it
-    as immediate, or a cmpxchg whose new value an or with it made."""
+def sets_flag(insns: list[Insn], k: int, flag: int) -> bool:
+    """Does the locked insns[k] set the bit `flag`? An or/bts with it as
+    immediate, or a cmpxchg whose new value an or with it made."""
     i = insns[k]
     v = imm(i.operands[0]) if len(i.operands) == 2 else None
     if i.base == "or" and v is not None:
-        return bool(v & TIF_NEED_RESCHED)
+        return bool(v & flag)
     if i.base == "bts" and v is not None:
-        return TIF_NEED_RESCHED == 1 << v
+        return flag == 1 << v
     if i.base == "cmpxchg":
         chain, _ = feeding(insns, k)
-        return any(insns[c].base == "or" and (imm(insns[c].operands[0]) or 0) & TIF_NEED_RESCHED
+        return any(insns[c].base == "or" and (imm(insns[c].operands[0]) or 0) & flag
                    for c in chain)
     return False
 
 
-def check_request(funcs: dict[str, list[Insn]], flags_offset: int = 0) -> list[str]:
-    if "resched_curr" not in funcs:
-        return ["fold.elf has no function resched_curr"]
+def check_request(funcs: dict[str, list[Insn]], flags_offset: int = 0,
+                  flag: int = TIF_NEED_RESCHED) -> list[str]:
+    name, caller = ("TIF_NEED_RESCHED", "resched_curr") if flag == TIF_NEED_RESCHED else \
+        ("TIF_NEED_RESCHED_LAZY", "resched_curr_lazy")
+    if caller not in funcs:
+        return [f"fold.elf has no function {caller}"]
     problems, locked_sets = [], 0
     for f in (f for f in REQUESTERS if f in funcs):
         insns = funcs[f]
@@ -260,16 +267,17 @@ def check_request(funcs: dict[str, list[Insn]], flags_offset: int = 0) -> list[s
                                 "loaded, changed and stored back: a flag another CPU writes "
                                 "between the load and the store (its own request, a signal, "
                                 "the target's schedule() clearing them) is lost; one locked "
-                                "read-modify-write sets it (lock orq $0x1: __atomic_fetch_or())")
+                                f"read-modify-write sets it (lock orq ${flag:#x}: "
+                                "__atomic_fetch_or())")
             elif "lock" not in i.prefixes and i.base != "xchg":
                 problems.append(f"{f}(): `{i.text}` writes the thread's flags without a lock "
                                 "prefix: another CPU's write between its read and its write "
                                 "is lost (lock orq: __atomic_fetch_or())")
-            elif sets_need_resched(insns, k):
+            elif sets_flag(insns, k, flag):
                 locked_sets += 1
     if not locked_sets and not problems:
-        problems.append("resched_curr() never sets TIF_NEED_RESCHED in the thread's flags "
-                        "with a locked instruction; it calls " + calls(funcs["resched_curr"]))
+        problems.append(f"{caller}() never sets {name} in the thread's flags with a locked "
+                        "instruction; it calls " + calls(funcs[caller]))
     return problems
 
 
@@ -283,9 +291,18 @@ def thread_flags_offset(elf: str) -> int:
         return 0
 
 
-CHECKS = {"fold_is_one_unlocked_instruction": check_fold,
-          "exit_test_is_one_compare": check_exit,
-          "flag_set_is_one_locked_instruction": check_request}
+# Each case's check, called with the functions of fold.elf and its path.
+# make lab-mutants hashes what a case's entry here reaches in this file
+# (tools/lab/mutation.py): an edit elsewhere leaves other labs' records.
+CHECKS = {
+    "fold_is_one_unlocked_instruction": lambda funcs, elf: check_fold(funcs),
+    "exit_test_is_one_compare": lambda funcs, elf: check_exit(funcs),
+    "flag_set_is_one_locked_instruction":
+        lambda funcs, elf: check_request(funcs, thread_flags_offset(elf)),
+    "lazy_flag_set_is_one_locked_instruction":
+        lambda funcs, elf: check_request(funcs, thread_flags_offset(elf),
+                                         TIF_NEED_RESCHED_LAZY),
+}
 
 
 def run(case: str, elf: str, objdump: str = "objdump") -> list[str]:
@@ -293,6 +310,4 @@ def run(case: str, elf: str, objdump: str = "objdump") -> list[str]:
         funcs = disassemble(elf, objdump)
     except (OSError, subprocess.CalledProcessError) as e:
         return [f"objdump -d {elf} failed: {e}"]
-    if case == "flag_set_is_one_locked_instruction":
-        return check_request(funcs, thread_flags_offset(elf))
-    return CHECKS[case](funcs)
+    return CHECKS[case](funcs, elf)
