@@ -45,10 +45,10 @@ static void wake_top_waiter(struct rt_mutex *m)
 /* Highest priority first; a waiter goes behind those of its priority. */
 static void waiter_enqueue(struct rt_mutex *m, struct rt_mutex_waiter *w)
 {
-	/* LAB(L6) BEGIN: keep m->waiters highest w->prio first: put w just
-	 * before the first waiter of lower priority, behind every one of
-	 * its own, or at the tail (list_add_tail() adds before a node). The
-	 * top waiter, the one woken, is then the list's first. */
+	/* LAB(L6) BEGIN: queue w by w->prio, highest first, behind the
+	 * waiters of its own priority. Put it just before the first waiter
+	 * of lower priority, or at the tail (list_add_tail() adds before a
+	 * node): the top waiter, the one woken, is then the first. */
 	struct rt_mutex_waiter *it;
 	list_for_each_entry(it, &m->waiters, node) {
 		if (it->prio < w->prio) {
@@ -94,10 +94,10 @@ static void adjust_chain(struct rt_mutex *m)
 		/* m has waiters: it counts toward o's priority. */
 		if (has_waiters(m) && list_empty(&m->held_node))
 			list_add_tail(&m->held_node, &o->pi_locks);
-		/* LAB(L6) BEGIN: bring o to pi_prio(o), with rt_mutex_setprio();
-		 * stop if that is its priority already. If o waits too (its
-		 * waiter is o->pi_blocked_on), requeue that waiter on its lock at
-		 * the new priority and go on along the chain from that lock. */
+		/* LAB(L6) BEGIN: bring o to pi_prio(o) with rt_mutex_setprio(),
+		 * and stop where that is its priority already. If o waits too
+		 * (o->pi_blocked_on is its waiter), requeue that waiter on its
+		 * lock at the new priority and go on from that lock. */
 		int prio = pi_prio(o);
 		if (prio == o->prio)
 			return;
@@ -265,7 +265,7 @@ static void rt_mutex_slowunlock(struct rt_mutex *m, struct thread *me)
 	int prio = pi_prio(me);
 	if (prio != me->prio)
 		rt_mutex_setprio(me, prio); /* the boost ends */
-	/* LAB(L6) END */
+	/* LAB(L6) END: (void)me; */
 	raw_spin_unlock_irqrestore(&rt_mutex_pi_lock, f);
 }
 

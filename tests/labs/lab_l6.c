@@ -171,12 +171,17 @@ static void chain_boosts_the_far_owner(struct ktest *t)
 		if (!ok || !done)
 			lab_fail(t, "seed %llu: the chain of %u locks never %s", (unsigned long long)seed,
 				 locks, ok ? "drained: a waiter was never woken" : "formed");
-		else if (!boosted || broken)
+		else if (!boosted || broken) {
+			char prios[48];
+			u32 at = 0;
+			for (u32 i = 0; i < locks; i++)
+				at += (u32)snprintf(prios + at, sizeof(prios) - at, "%s%d",
+						    i ? ", " : "", got[i]);
 			lab_fail(t, "seed %llu: a chain of %u locks under a waiter of prio %d: the "
-				 "owners run at %d (the far one, owner of L0), %d, %d, %d (expected %d "
-				 "each, along the chain); %u PI violations", (unsigned long long)seed,
-				 locks, top, got[0], got[1], locks > 2 ? got[2] : top,
-				 locks > 3 ? got[3] : top, top, broken);
+				 "owners of L0 (the far one) to L%u run at %s (expected %d each, along "
+				 "the chain); %u PI violations", (unsigned long long)seed, locks, top,
+				 locks - 1, prios, top, broken);
+		}
 	}
 }
 
