@@ -11,7 +11,10 @@
  * priorities (what a boost gives, what a release leaves) are read while
  * every thread of the scene sleeps, or by the owner after its unlock.
  * Each seed varies the priorities, the chain's length and the order of
- * arrival. Every thread but the case's own runs on CPU X. */
+ * arrival. Every thread but the case's own runs on CPU X, and the case
+ * takes no lock of theirs: a walk that loops for ever under
+ * rt_mutex_pi_lock (a waiter requeued without list_del()) stops CPU X,
+ * not the case's CPU, which then says the case ran out of time. */
 #include "tests/labs/lab.h"
 #include "kernel/locking/rtmutex.h"
 #include "kernel/time/hrtimer.h"
@@ -166,12 +169,11 @@ static void chain_boosts_the_far_owner(struct ktest *t)
 		bool boosted = ok;
 		for (u32 i = 0; i < locks; i++)
 			boosted &= (got[i] = sc.w[i].t->prio) == top;
-		u32 broken = rt_mutex_check_pi();
 		bool done = scene_end(&sc);
 		if (!ok || !done)
 			lab_fail(t, "seed %llu: the chain of %u locks never %s", (unsigned long long)seed,
 				 locks, ok ? "drained: a waiter was never woken" : "formed");
-		else if (!boosted || broken) {
+		else if (!boosted) {
 			char prios[48];
 			u32 at = 0;
 			for (u32 i = 0; i < locks; i++)
@@ -179,8 +181,8 @@ static void chain_boosts_the_far_owner(struct ktest *t)
 						    i ? ", " : "", got[i]);
 			lab_fail(t, "seed %llu: a chain of %u locks under a waiter of prio %d: the "
 				 "owners of L0 (the far one) to L%u run at %s (expected %d each, along "
-				 "the chain); %u PI violations", (unsigned long long)seed, locks, top,
-				 locks - 1, prios, top, broken);
+				 "the chain)", (unsigned long long)seed, locks, top, locks - 1, prios,
+				 top);
 		}
 	}
 }
