@@ -14,7 +14,7 @@
 #define FOLD_KERNEL_LAB_H
 #include "lib/types.h"
 
-#define LAB_COUNT 5   /* L1 .. L5 */
+#define LAB_COUNT 7   /* L1 .. L7 */
 #define LAB_STUBS 8   /* distinct stubs remembered per lab */
 
 struct thread;

@@ -45,6 +45,10 @@ static void wake_top_waiter(struct rt_mutex *m)
 /* Highest priority first; a waiter goes behind those of its priority. */
 static void waiter_enqueue(struct rt_mutex *m, struct rt_mutex_waiter *w)
 {
+	/* LAB(L6) BEGIN: queue w by w->prio, highest first, behind the
+	 * waiters of its own priority. Put it just before the first waiter
+	 * of lower priority, or at the tail (list_add_tail() adds before a
+	 * node): the top waiter, the one woken, is then the first. */
 	struct rt_mutex_waiter *it;
 	list_for_each_entry(it, &m->waiters, node) {
 		if (it->prio < w->prio) {
@@ -53,6 +57,7 @@ static void waiter_enqueue(struct rt_mutex *m, struct rt_mutex_waiter *w)
 		}
 	}
 	list_add_tail(&w->node, &m->waiters);
+	/* LAB(L6) END: list_add_tail(&w->node, &m->waiters); */
 }
 
 /* What t should run at: its own priority, or the top waiter's of a lock
@@ -89,6 +94,10 @@ static void adjust_chain(struct rt_mutex *m)
 		/* m has waiters: it counts toward o's priority. */
 		if (has_waiters(m) && list_empty(&m->held_node))
 			list_add_tail(&m->held_node, &o->pi_locks);
+		/* LAB(L6) BEGIN: bring o to pi_prio(o) with rt_mutex_setprio(),
+		 * and stop where that is its priority already. If o waits too
+		 * (o->pi_blocked_on is its waiter), requeue that waiter on its
+		 * lock at the new priority and go on from that lock. */
 		int prio = pi_prio(o);
 		if (prio == o->prio)
 			return;
@@ -101,6 +110,7 @@ static void adjust_chain(struct rt_mutex *m)
 		ow->prio = prio;
 		waiter_enqueue(ow->lock, ow);
 		m = ow->lock;
+		/* LAB(L6) END: return; */
 	}
 }
 
@@ -249,9 +259,13 @@ static void rt_mutex_slowunlock(struct rt_mutex *m, struct thread *me)
 	} else {
 		__atomic_store_n(&m->owner, 0, __ATOMIC_RELEASE);
 	}
+	/* LAB(L6) BEGIN: the boost ends: bring me to what pi_prio() gives
+	 * now, its own priority or the top waiter's of a lock it still
+	 * holds, if that is not its priority already. */
 	int prio = pi_prio(me);
 	if (prio != me->prio)
 		rt_mutex_setprio(me, prio); /* the boost ends */
+	/* LAB(L6) END: (void)me; */
 	raw_spin_unlock_irqrestore(&rt_mutex_pi_lock, f);
 }
 

@@ -204,14 +204,21 @@ void lab_run_case(const struct ktest_suite *s, const struct ktest_case *c, struc
 	wait_for_completion(&r->done);
 	hrtimer_cancel(&r->deadline);
 	ktest_watch_end(); /* took it, in time */
-	sched_setscheduler(self, prio);
 	if (READ_ONCE(r->finished)) {
+		sched_setscheduler(self, prio);
 		thread_join(th);
 		kfree(r);
 	} else {
 		t->timed_out_ms = limit;
 		timed_out_case = c->name;
 		ktest_diag(t, "its thread is left running: the cases after it may see it");
+		/* A CPU that takes no interrupt may hold, for good, a lock
+		 * sched_setscheduler() takes: rt_mutex_pi_lock, under which a
+		 * broken chain walk can loop (L6). Waiting for it would stop
+		 * this CPU too, and nothing would say why; the next case
+		 * bails out naming the stuck CPU instead. */
+		if (stuck_cpu() < 0)
+			sched_setscheduler(self, prio);
 	}
 	report_stubs(t, lab, before);
 }

@@ -115,7 +115,7 @@ def write_record(record: dict[str, dict[str, str]]) -> None:
              "# by make lab-mutants (tools/lab/mutants), read by its --scores.",
              "# LAB ID OUTCOME (equivalent: a survivor listed in",
              f"# {EQUIVALENT}); LAB {CASES} HASH: the hash of the lab's",
-             "# suite, the rubric and the host checks that graded them."]
+             "# suite, its lines of the rubric and the host checks that graded them."]
     for lab in sorted(record):
         lines += [f"{lab} {i} {o}" for i, o in sorted(record[lab].items())]
     with open(os.path.join(ROOT, RECORD), "w") as f:

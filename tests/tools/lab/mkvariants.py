@@ -231,4 +231,43 @@ what: the sender's test is the tag's alone: work pending for the sender is not l
 expect: fail
 fails: pending_work_takes_the_slow_path which acts on the signal before the sender blocks
 ''', 'L5', [('ipc/fastpath.c', l5_no_work)])
+# L6: the three holes, right, for the variants that get one of them wrong
+L6_ENQUEUE = ('\tstruct rt_mutex_waiter *it;\n\tlist_for_each_entry(it, &m->waiters, node) {\n'
+              '\t\tif (it->prio < w->prio) {\n\t\t\tlist_add_tail(&w->node, &it->node);\n'
+              '\t\t\treturn;\n\t\t}\n\t}\n\tlist_add_tail(&w->node, &m->waiters);')
+L6_CHAIN = ('\t\tint prio = pi_prio(o);\n\t\tif (prio == o->prio)\n\t\t\treturn;\n'
+            '\t\trt_mutex_setprio(o, prio);\n\t\tstruct rt_mutex_waiter *ow = o->pi_blocked_on;\n'
+            '\t\tif (!ow)\n\t\t\treturn;\n\t\tlist_del(&ow->node);\n\t\tow->prio = prio;\n'
+            '\t\twaiter_enqueue(ow->lock, ow);\n\t\tm = ow->lock;')
+L6_UNLOCK = '\tint prio = pi_prio(me);\n\tif (prio != me->prio)\n\t\trt_mutex_setprio(me, prio);'
+
+
+def l6(enqueue=L6_ENQUEUE, chain=L6_CHAIN, unlock=L6_UNLOCK):
+    return [('kernel/locking/rtmutex.c', lambda s: replace_stub(replace_stub(replace_stub(
+        s, 'waiter_enqueue', enqueue), 'adjust_chain', chain), 'rt_mutex_slowunlock', unlock))]
+
+
+# L6: the walk boosts the first owner and stops there
+write('L6-boosts-first-owner-only.patch', """lab: L6
+what: adjust_chain() boosts the lock's owner but never goes on along the chain
+expect: fail
+fails: chain_boosts_the_far_owner the owners of L0 (the far one)
+fails: requeue_keeps_the_waiters_ordered B boosted while waiting on L2
+fails: every_kernel_suite_passes rt.pi_chain
+""", 'L6', l6(chain='\t\tint prio = pi_prio(o);\n\t\tif (prio != o->prio)\n'
+               '\t\t\trt_mutex_setprio(o, prio);\n\t\treturn; /* the owner is boosted: done */'))
+# L6: the release drops the owner to its own priority, whatever it holds
+write('L6-unlock-drops-to-own.patch', """lab: L6
+what: rt_mutex_slowunlock() drops the owner to its normal_prio, though it holds a lock with waiters
+expect: fail
+fails: boost_ends_at_release (expected
+""", 'L6', l6(unlock='\tif (me->prio != me->normal_prio)\n'
+                '\t\trt_mutex_setprio(me, me->normal_prio); /* the boost ends */'))
+# L6: waiters queued in arrival order: the first queued is woken
+write('L6-wakes-first-queued.patch', """lab: L6
+what: waiter_enqueue() queues at the tail, so a release wakes the first waiter to come, not the top one
+expect: fail
+fails: woken_waiter_is_the_top_one waiters on one lock
+fails: requeue_keeps_the_waiters_ordered B boosted while waiting on L2
+""", 'L6', l6(enqueue='\tlist_add_tail(&w->node, &m->waiters); /* first come, first served */'))
 shutil.rmtree(TMP)
