@@ -4,12 +4,13 @@
  * are a tenth of the cost (docs/05-ipc-and-drivers.md): both steps run
  * once per message.
  *
- * sched_handoff_lock(): take this CPU's run-queue lock and, with the
- * current thread marked SLEEPING, check sched_handoff()'s conditions;
- * false (lock dropped, the thread RUNNING again) if they do not hold.
+ * sched_handoff_lock(prev, next, cpu): take cpu's run-queue lock (prev
+ * is current there) and, with prev marked SLEEPING, check
+ * sched_handoff()'s conditions; the run queue, or NULL (lock dropped,
+ * prev RUNNING again) if they do not hold. The caller passes what it has
+ * in registers already: each %gs read again is an instruction per message.
  * sched_handoff_prepare(): under that lock, make next current and do all
- * a switch does before the stacks change, leaving the count where a
- * switch has it (SWITCH_PREEMPT_COUNT). The thread switched to then calls
+ * a switch does before the stacks change. The thread switched to then calls
  * finish_switch_irqs_off(prev) (sched/context_switch.h), which drops the
  * lock. */
 #ifndef FOLD_SCHED_HANDOFF_H
@@ -44,28 +45,32 @@ static __always_inline bool handoff_ok(struct rq *rq, struct thread *prev, struc
 	return !first || first->prio <= next->prio;
 }
 
-static __always_inline bool sched_handoff_lock(struct thread *next)
+static __always_inline struct rq *sched_handoff_lock(struct thread *prev, struct thread *next,
+						     u32 cpu)
 {
-	struct thread *prev = current_thread();
-	u32 cpu = raw_smp_processor_id();
 	struct rq *rq = &rqs[cpu];
 	raw_spin_lock(&rq->lock);
 	__atomic_store_n(&prev->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	if (handoff_ok(rq, prev, next, cpu))
-		return true;
+		return rq;
 	__atomic_store_n(&prev->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
 	raw_spin_unlock(&rq->lock);
-	return false;
+	return NULL;
 }
 
-static __always_inline void sched_handoff_prepare(struct thread *next)
+/* The count is the caller's business: it must reach SWITCH_PREEMPT_COUNT
+ * (the fast path keeps its endpoint lock's for schedule()'s own). What
+ * switch_prepare() would work out, handoff_ok() has: next ran on this
+ * CPU (next->cpu), neither is the idle thread (a thread with IPC state
+ * never is), and prev blocks (nvcsw). */
+static __always_inline void sched_handoff_prepare(struct rq *rq, struct thread *prev,
+						  struct thread *next)
 {
-	struct thread *prev = current_thread();
-	struct rq *rq = &rqs[raw_smp_processor_id()];
-	preempt_count_add(PREEMPT_DISABLE_OFFSET); /* schedule()'s own */
 	__atomic_store_n(&next->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
 	next->on_rq = 1;
 	prev->on_rq = 0;
-	switch_prepare(rq, prev, next);
+	switch_refill_slice(next);
+	prev->nvcsw++;
+	__switch_prepare(rq, prev, next);
 }
 #endif
