@@ -88,7 +88,7 @@ static __always_inline void switch_prepare(struct rq *rq, struct thread *prev,
  * this, then IRQs on. */
 static __always_inline void __finish_switch_irqs_off(struct thread *prev, u32 count)
 {
-	struct rq *rq = &rqs[raw_smp_processor_id()];
+	struct rq *rq = this_rq();
 	check_switch_count("after");
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	do_raw_spin_unlock(&rq->lock);

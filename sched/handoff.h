@@ -21,15 +21,14 @@
 #include "kernel/preempt.h"
 #include "kernel/percpu.h"
 
-/* Under rq->lock: may next run here now, instead of everything queued? */
-static __always_inline bool handoff_ok(struct rq *rq, struct thread *prev, struct thread *next,
-				       u32 cpu)
+/* Under rq->lock: may next run here now, instead of everything queued?
+ * (prev's own state is the caller's to check: see handoff_ok().) */
+static __always_inline bool handoff_next_ok(struct rq *rq, struct thread *prev,
+					    struct thread *next, u32 cpu)
 {
 	if ((u32)next->cpu != cpu || next->on_rq || next->on_cpu ||
 	    READ_ONCE(next->state) != THREAD_SLEEPING)
 		return false; /* woken meanwhile (a kill), or not asleep here */
-	if (READ_ONCE(prev->state) != THREAD_SLEEPING)
-		return false; /* prev was woken meanwhile: it does not block */
 	/* A request for prev (made before IRQs went off) is the scheduler's
 	 * to serve: its folded bit would otherwise pass to next, whose own
 	 * flags say nothing of it. */
@@ -45,13 +44,27 @@ static __always_inline bool handoff_ok(struct rq *rq, struct thread *prev, struc
 	return !first || first->prio <= next->prio;
 }
 
+/* sched_handoff()'s: prev set its state SLEEPING before it took the
+ * lock, and a wake-up (try_to_wake_up(), under this lock) may have made
+ * it RUNNING since. */
+static __always_inline bool handoff_ok(struct rq *rq, struct thread *prev, struct thread *next,
+				       u32 cpu)
+{
+	if (READ_ONCE(prev->state) != THREAD_SLEEPING)
+		return false; /* prev was woken meanwhile: it does not block */
+	return handoff_next_ok(rq, prev, next, cpu);
+}
+
 static __always_inline struct rq *sched_handoff_lock(struct thread *prev, struct thread *next,
 						     u32 cpu)
 {
-	struct rq *rq = &rqs[cpu];
+	struct rq *rq = this_rq();
 	raw_spin_lock(&rq->lock);
+	/* Under the lock, as try_to_wake_up() changes it: no wake-up can
+	 * come between this store and the switch, so unlike
+	 * sched_handoff(), prev's state needs no second look. */
 	__atomic_store_n(&prev->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
-	if (handoff_ok(rq, prev, next, cpu))
+	if (handoff_next_ok(rq, prev, next, cpu))
 		return rq;
 	__atomic_store_n(&prev->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
 	raw_spin_unlock(&rq->lock);
