@@ -41,14 +41,15 @@ PAIRS_MAX = 1.05            # N pairs' round trip over one pair's, at most
 SOURCE = ("seL4's IPC fastpath and its benchmarks (sel4bench); Linux's "
           "CONFIG_DEBUG_SPINLOCK, CONFIG_DEBUG_PREEMPT and lockdep, which "
           "production kernels leave out")
-# (label, bench, key, ident, the release build's goal in instructions)
-PATHS = (("getpid round trip (`bench syscall`)", "syscall", "ns_per_call", {}, 80),
-         ("context switch round trip, one CPU (`ctxsw_same`)", "throughput",
-          "ns_per_roundtrip", {"test": "ctxsw_same"}, 600),
-         ("interrupt round trip (`bench preempt`)", "irq", "ns_per_irq", {}, 70),
-         ("timer interrupt to woken thread (`bench latency load=none`, avg)", "latency", "avg",
-          {"load": "none"}, 400),
-         ("IPC call+reply, one CPU, 0 B (`bench ipc`)", "ipc", "ns_per_call",
+# (label, what measures it, bench, key, ident, the release build's goal in
+# instructions); the docs cite a cell as "label | column"
+PATHS = (("getpid", "`bench syscall`: getpid's round trip", "syscall", "ns_per_call", {}, 80),
+         ("ctxsw", "`bench throughput` ctxsw_same: a switch there and back on one CPU",
+          "throughput", "ns_per_roundtrip", {"test": "ctxsw_same"}, 600),
+         ("irq", "`bench preempt`: an interrupt's round trip", "irq", "ns_per_irq", {}, 70),
+         ("timer", "`bench latency load=none` avg: timer interrupt to woken thread",
+          "latency", "avg", {"load": "none"}, 400),
+         ("ipc", "`bench ipc`: call+reply on one CPU, no payload", "ipc", "ns_per_call",
           {"test": "call", "placement": "same", "bytes": "0"}, 400))
 
 
@@ -74,19 +75,20 @@ def entry(runs: dict) -> Entry:
               "its own endpoint, cost what one pair costs (within "
               f"{(PAIRS_MAX - 1) * 100:.0f} %), with no lock waited for",
               SOURCE, COMMAND)
-    figs = {(b, p[0]): fig(runs.get(b, []), p[1], p[2], **p[3]) for b in BUILDS for p in PATHS}
+    figs = {(b, p[0]): fig(runs.get(b, []), p[2], p[3], **p[4]) for b in BUILDS for p in PATHS}
     gone = [f"{b}: {label}" for (b, label), v in figs.items() if v is None]
     prs = {b: pairs(runs.get(b, [])) for b in BUILDS}
     gone += [f"{b}: bench ipc test=pairs pairs=1" for b in BUILDS if 1 not in prs[b]]
     if gone:
         return e.miss("the runs printed no figure for: " + ", ".join(gone))
     rows = []
-    for label, _, _, _, goal in PATHS:
+    for label, what, _, _, _, goal in PATHS:
         d, r = figs[("debug", label)], figs[("release", label)]
-        rows.append([label, num(d), num(r), num(round(d - r, 2)),
+        rows.append([label, what, num(d), num(r), num(round(d - r, 2)),
                      f"{(d - r) / d * 100:.1f} %" if d else "n/a",
                      f"≤ {goal}: {'met' if r <= goal else 'missed'}"])
-    e.figure = table(["path (ns = instructions, icount)", "debug", "release", "the checks",
+    e.figure = table(["path", "measured by (ns = instructions, icount)", "debug", "release",
+                      "the checks",
                       "share of debug", "release goal"], rows)
     e.figure += (f"\n\nCOUNT=folded, PREEMPT=full, -smp {SMP}, icount; cpu 0's figure. "
                  "The checks: the switch's count checks, the locks' owners, "
@@ -103,16 +105,17 @@ def entry(runs: dict) -> Entry:
                                per <= PAIRS_MAX * one))
             checks.append((f"{b}: {n} pair{'s' if n > 1 else ''}, no lock waited for",
                            c == 0))
-    e.figure += table(["build", "pairs (one per CPU)", "ns per round trip, summed over CPUs",
+    e.figure += table(["build", "pairs", "ns per round trip, summed over CPUs",
                        "/ one pair", "contended acquisitions per message", "lock waited for most"],
                       prow)
-    e.figure += ("\n\n`bench ipc test=pairs`: each pair's client and server pinned to one CPU; "
+    e.figure += ("\n\n`bench ipc test=pairs`: N pairs on N CPUs, each pair's client and server "
+                 "pinned to a CPU of its own; "
                  "under icount the virtual time of all pairs over all their round trips is "
                  "the instructions of one round trip summed over the CPUs.")
     held = [c for c, ok in checks if ok]
     failed = [c for c, ok in checks if not ok]
     e.verdict = "borne out" if not failed else ("partly" if held else "not borne out")
-    saved = [f"{label.split(' (')[0]} {(figs[('debug', label)] - figs[('release', label)]):,.2f}"
+    saved = [f"{label} {(figs[('debug', label)] - figs[('release', label)]):,.2f}"
              for label, *_ in PATHS]
     e.why = "; ".join([f"the checks cost (debug - release): {', '.join(saved)}"]
                       + [f"holds: {c}" for c in held] + [f"fails: {c}" for c in failed])
