@@ -338,8 +338,8 @@ check-disasm:
 check-protos:
 	$(Q)python3 tests/check-protos
 
-# Every experiment (E1-E9: the claims of 2013, 2024 and 2025 with a figure
-# each) and one page, $(EXPERIMENTS_OUT)/EXPERIMENTS.md (tools/experiments/).
+# Every experiment (E1-E10: the claims of 2013, 2024 and 2025, and what the
+# debug checks cost and how IPC scales, with a figure each) and one page, $(EXPERIMENTS_OUT)/EXPERIMENTS.md (tools/experiments/).
 # EXPERIMENTS_DOC=docs: also copy the page and its plots there.
 EXPERIMENTS_OUT ?= $(BUILD)/experiments
 EXPERIMENTS_DOC ?=
@@ -514,8 +514,9 @@ help:
 	@echo "  trace          trace a short run under -icount (CMDLINE= another workload): build/trace.dat,"
 	@echo "                 then trace-cmd report on it (tools/trace/mktracedat; docs/07-debugging.md, Tracing)"
 	@echo "  trace-check    the trace round trip twice: converted, sched events on both CPUs (part of make test)"
-	@echo "  experiments    every experiment E1-E9 (claim, command, figure, verdict): $(EXPERIMENTS_OUT)/EXPERIMENTS.md"
-	@echo "                 (E5: six kernel builds read by objdump; the bench at -smp 1; bench race; ~25 min)"
+	@echo "  experiments    every experiment E1-E10 (claim, command, figure, verdict): $(EXPERIMENTS_OUT)/EXPERIMENTS.md"
+	@echo "                 (E5: six kernel builds read by objdump; the bench at -smp 1; bench race;"
+	@echo "                 E10: debug and release at -smp 4; ~30 min)"
 	@echo "  lab            LAB=L1..L7 [DEST=dir] [FORCE=1]: write a lab's student tree, its holes stubbed"
 	@echo "                 (default build/lab/LAB, which make clean removes; docs/10-labs.md)"
 	@echo "  grade          LAB=L1..L7 [DEST=dir] [SEED=s,s] [CASE=name]: build the student tree with the"

@@ -145,7 +145,8 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	if (!ipc_partner_here(me, to->t, cpu))
 		goto out_ipc;
 	/* LAB(L5) END: (void)cpu; goto out_ipc; */
-	if (!sched_handoff_lock(to->t))
+	struct rq *rq = sched_handoff_lock(me, to->t, cpu);
+	if (!rq)
 		goto out_ipc;
 
 	/* Committed. The message, and who waits for what next. */
@@ -178,14 +179,18 @@ struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs)
 	this_cpu_stat_inc(ipc_messages);
 	this_cpu_stat_inc(ipc_fastpath);
 	s->parked = true; /* its frame: PARK_FRAME, once off its stack */
-	raw_spin_unlock(&ep->obj.lock);
+	/* The lock's count stays: it is schedule()'s own, which a switch
+	 * holds beside the run-queue lock's (SWITCH_PREEMPT_COUNT), and
+	 * ipc_fastpath_finish() drops both at once. IRQs are off: nothing
+	 * could preempt meanwhile anyway. */
+	do_raw_spin_unlock(&ep->obj.lock);
 	if (!call) /* never the last: s's handle hd holds ep */
 		__atomic_fetch_sub(&ep->obj.refs, 1, __ATOMIC_RELEASE);
 
 	/* The switch, as sched_handoff() makes it; `current` is next from
 	 * here on, while this code still runs on me's stack. */
 	struct thread *next = to->t;
-	sched_handoff_prepare(next);
+	sched_handoff_prepare(rq, me, next);
 	if (!to->parked) /* it waits inside switch_to(): it finishes there */
 		switch_to_park(me, next);
 	to->parked = false;
@@ -196,13 +201,12 @@ out_ipc:
 	return slow;
 }
 
-/* On the partner's stack, at its registers (syscall_64.asm): the second
- * half of the switch, then the partner's return to user mode. */
-bool ipc_fastpath_finish(struct thread *prev)
+/* On the partner's stack, at its registers regs (syscall_64.asm): the
+ * second half of the switch, then the partner's return to user mode. */
+bool ipc_fastpath_finish(struct thread *prev, struct pt_regs *regs)
 {
-	finish_switch_irqs_off(prev);
-	preempt_count_sub(PREEMPT_DISABLE_OFFSET); /* schedule()'s own, as it would */
-	struct pt_regs *regs = task_pt_regs(current_thread());
+	/* the run-queue lock's count and the endpoint lock's, schedule()'s own */
+	__finish_switch_irqs_off(prev, SWITCH_PREEMPT_COUNT);
 	trace_event(sys_exit, regs->error_code, (long)regs->rax);
 	return syscall_exit_to_user_mode(regs);
 }

@@ -20,9 +20,9 @@ struct ipc_fast_ret {
  * hold. When taken, `current` is already the partner; the entry moves to
  * its stack and calls ipc_fastpath_finish(). */
 struct ipc_fast_ret ipc_fastpath(struct pt_regs *regs);
-/* On the partner's stack: the rest of the switch and of its system call.
- * True if the return may use SYSRET. */
-bool ipc_fastpath_finish(struct thread *prev);
+/* On the partner's stack, %rsp at its registers regs: the rest of the
+ * switch and of its system call. True if the return may use SYSRET. */
+bool ipc_fastpath_finish(struct thread *prev, struct pt_regs *regs);
 /* A parked thread the scheduler switched to, from
  * ipc_fastpath_resume_entry with %rsp at its registers. True: SYSRET. */
 bool ipc_fastpath_resume(struct thread *prev, struct pt_regs *regs);

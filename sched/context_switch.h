@@ -33,19 +33,42 @@ static __always_inline void check_switch_count(const char *when)
 		switch_count_bug(when);
 }
 
+/* The part of switch_prepare() every switch does the same way, on this
+ * CPU (cpu) with rq->lock held and IRQs off: rq->curr, the counters, the
+ * count model's switch, CR3, TSS.RSP0 and `current`. The IPC fast path
+ * calls it directly (sched/handoff.h), having checked under the lock what
+ * switch_prepare() works out: next already ran here, prev blocks, and
+ * neither is the idle thread. */
+static __always_inline void __switch_prepare(struct rq *rq, struct thread *prev,
+					     struct thread *next)
+{
+	rq->curr = next;
+	next->on_cpu = 1;
+	prev->nr_switches++;
+	this_cpu_stat_inc(context_switches);
+	trace_event(sched_switch, prev, next);
+	preempt_model_switch(&prev->saved_preempt_count, &next->saved_preempt_count);
+	switch_mm_irqs_off(next);        /* CR3: next's address space (mm/user_mm.c) */
+	tss_set_rsp0(next->stack_top);   /* where an entry from ring 3 lands */
+	this_cpu_write(current, next);
+}
+
+/* A normal thread switched in with its slice used up starts a new one. */
+static __always_inline void switch_refill_slice(struct thread *next)
+{
+	if (next->prio == PRIO_NORMAL && next->slice <= 0)
+		next->slice = SCHED_SLICE_TICKS;
+}
+
 /* Everything before the stacks change, with rq->lock held and IRQs off:
- * rq->curr, the counters, the count model's switch, CR3, TSS.RSP0 and
- * `current`. */
+ * next's CPU and slice, prev's switch counted voluntary or not, then
+ * __switch_prepare(). */
 static __always_inline void switch_prepare(struct rq *rq, struct thread *prev,
 					   struct thread *next)
 {
-	rq->curr = next;
 	next->cpu = (int)raw_smp_processor_id();
-	next->on_cpu = 1;
-	if (next != rq->idle && next->prio == PRIO_NORMAL && next->slice <= 0)
-		next->slice = SCHED_SLICE_TICKS;
-	prev->nr_switches++;
-	this_cpu_stat_inc(context_switches);
+	if (next != rq->idle)
+		switch_refill_slice(next);
 	/* Blocked: off the run queue (__schedule() took it off, or
 	 * sched_handoff(), or the IPC fast path); anything else, the idle
 	 * thread included, was switched out runnable. Linux's __schedule()
@@ -55,11 +78,7 @@ static __always_inline void switch_prepare(struct rq *rq, struct thread *prev,
 		prev->nvcsw++;
 	else
 		prev->nivcsw++;
-	trace_event(sched_switch, prev, next);
-	preempt_model_switch(&prev->saved_preempt_count, &next->saved_preempt_count);
-	switch_mm_irqs_off(next);        /* CR3: next's address space (mm/user_mm.c) */
-	tss_set_rsp0(next->stack_top);   /* where an entry from ring 3 lands */
-	this_cpu_write(current, next);
+	__switch_prepare(rq, prev, next);
 }
 
 /* The second half, run by the thread switched TO (or by a new thread in
@@ -67,13 +86,19 @@ static __always_inline void switch_prepare(struct rq *rq, struct thread *prev,
  * on this CPU, and fold its own need-resched state. IRQs stay off: the
  * IPC fast path goes on to SYSRET; finish_switch() (sched/sched.h) is
  * this, then IRQs on. */
-static __always_inline void finish_switch_irqs_off(struct thread *prev)
+static __always_inline void __finish_switch_irqs_off(struct thread *prev, u32 count)
 {
-	struct rq *rq = &rqs[raw_smp_processor_id()];
+	struct rq *rq = this_rq();
 	check_switch_count("after");
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	do_raw_spin_unlock(&rq->lock);
-	preempt_count_sub(PREEMPT_DISABLE_OFFSET);
+	preempt_count_sub(count);
 	preempt_fold_need_resched();
+}
+
+/* Drops the run-queue lock's count; schedule()'s own is its caller's. */
+static __always_inline void finish_switch_irqs_off(struct thread *prev)
+{
+	__finish_switch_irqs_off(prev, PREEMPT_DISABLE_OFFSET);
 }
 #endif

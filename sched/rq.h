@@ -22,6 +22,14 @@ struct rq {
 
 extern struct rq rqs[MAX_CPUS];
 
+/* This CPU's run queue: one %gs load of the pointer sched_prepare_cpu()
+ * left in the per-CPU area, where &rqs[raw_smp_processor_id()] is a load
+ * and an index computation (the IPC fast path counts both). */
+static __always_inline struct rq *this_rq(void)
+{
+	return (struct rq *)this_cpu_read(rq);
+}
+
 /* Put t on rq: FIFO threads by priority (at the head of their priority
  * when head is set: a preempted FIFO thread runs next), normal threads
  * at the tail (or head). */

@@ -277,6 +277,7 @@ void sched_prepare_cpu(u32 cpu)
 	name[6] = (char)('0' + cpu % 10);
 	name[7] = 0;
 	raw_spin_lock_init(&rq->lock, "rq");
+	per_cpu(rq, cpu) = rq; /* this_rq() */
 	INIT_LIST_HEAD(&rq->fifo);
 	INIT_LIST_HEAD(&rq->normal);
 	rq->idle = thread_alloc(name, -1, 1UL << cpu);

@@ -102,7 +102,7 @@ REQUIRED = {
     "hackbench": ("where", "ops", "ns", "ops_per_sec", "invol_per_op"),
     "wakeup_hog": ("class", "min", "avg", "max", "tick_ns"),
     "mode_cost": ("what", "via", "ns"),
-    "ipc": ("test", "placement"),
+    "ipc": ("test",),
     "udriver": ("src", "load", "samples", "mean_ns", "max_ns"),
     "inversion": ("pi", "section_us", "medium_us", "high_wait_ns", "low_prio"),
 }
@@ -115,6 +115,13 @@ THROUGHPUT_REQUIRED = {
     "ctxsw_same": ("roundtrips", "ns_per_roundtrip"),     # and cpu or cpus
     "ctxsw_cross": ("cpus", "roundtrips", "ns_per_roundtrip"),
     "resched_ipi": ("cpus", "roundtrips", "ns_per_roundtrip"),
+}
+# bench ipc's keys per test= (a pairs line has no placement: one pair
+# per CPU).
+IPC_REQUIRED = {
+    "call": ("placement", "bytes", "ns_per_call"),
+    "notify": ("placement", "ns_per_signal"),
+    "pairs": ("pairs", "round_trips", "ns_per_round_trip", "contended_per_msg"),
 }
 # Keys whose value must be a number (integer or decimal) or a list of them.
 NUMERIC = {"smp", "cpu", "iters", "ns_per_pair", "ns_per_irq", "interval_us",
@@ -231,6 +238,8 @@ def parse_line(text: str, number_: int) -> tuple[Result | None, list[str]]:
     need = list(COMMON_KEYS) + list(REQUIRED.get(bench, ()))
     if bench == "throughput" and fields.get("test") in THROUGHPUT_REQUIRED:
         need += THROUGHPUT_REQUIRED[fields["test"]]
+    if bench == "ipc":
+        need += IPC_REQUIRED.get(fields.get("test"), ("placement",))
     missing = [k for k in need if k not in fields]
     if (bench == "throughput" and fields.get("test") == "ctxsw_same"
             and "cpu" not in fields and "cpus" not in fields):

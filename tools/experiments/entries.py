@@ -1,4 +1,4 @@
-"""The experiments E1-E9: each claim of the 2013 discussion (and of the
+"""The experiments E1-E9 (E10: e10.py): each claim of the 2013 discussion (and of the
 2024/2025 patches), and how the figures of `make experiments`' runs judge
 it. Every figure comes from the runs' results (benchlib Results, the E5
 analysis); an entry without its figures is "missing", with the reason.

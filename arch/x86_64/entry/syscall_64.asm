@@ -85,6 +85,7 @@ entry_SYSCALL_64:
 	mov rsp, rax
 	PARK_FRAME rdx, rcx, rsi	; prev's, now that its stack is free
 	mov rdi, rdx			; prev
+	mov rsi, rsp			; its registers
 	call ipc_fastpath_finish
 	jmp .exit
 
