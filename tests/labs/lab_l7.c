@@ -24,6 +24,9 @@
 #include "sched/preempt_mode.h"
 #include "process/process.h"
 #include "arch/x86_64/kernel/apic/ipi.h"
+#include "arch/x86_64/kernel/apic/apic.h"
+#include "arch/x86_64/kernel/timer.h"
+#include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "uapi/syscall.h"
 
@@ -266,23 +269,46 @@ static struct process *start_spin(struct ktest *t, u64 seed, u32 x)
 		lab_fail(t, "seed %llu: spawn spin: error %d", (unsigned long long)seed, err);
 		return NULL;
 	}
-	lab_spin_until(rq_curr(x) == p->thread, 5 * NSEC_PER_MSEC);
+	lab_spin_until(rq_curr(x) == p->thread, 20 * NSEC_PER_MSEC);
 	return p;
 }
 
-/* After a tick of x, plus 50..350 us: the next tick is far. */
-static void after_tick(u32 x, struct prandom_state *rs)
+/* An interrupt pending on this CPU, or its timer's within 50 us (the
+ * APIC's IRR, SDM Vol. 3A 12.8.4; the timer's current count, 12.5.4). */
+static bool irq_due(void)
 {
-	u64 tick = tick_count(x);
-	lab_spin_until(tick_count(x) != tick, 3 * NSEC_PER_MSEC);
-	lab_spin_until(false, (50 + prandom_below(rs, 300)) * NSEC_PER_USEC);
+	for (u32 i = 1; i < 8; i++) /* vectors 32..255 */
+		if (apic->read(APIC_IRR + 0x10 * i))
+			return true;
+	u64 left = apic->read(APIC_TIMER_CURRENT);
+	return apic_timer_hz && left * NSEC_PER_SEC / apic_timer_hz < 50 * NSEC_PER_USEC;
 }
 
-#define SERVED_NS (200 * NSEC_PER_USEC)
+/* The lazy request, put on spin by a function CPU X runs (a
+ * CALL_FUNCTION IPI from CPU 0, which interrupts spin in user mode),
+ * when no tick of X is near: its return to ring 3 is the next. */
+static struct {
+	struct thread *spin;
+	u64 promoted0;
+	volatile int put;
+} lz;
+
+static void put_lazy(void *arg)
+{
+	(void)arg;
+	struct thread *me = current_thread();
+	if (me != lz.spin || irq_due())
+		return;
+	lz.promoted0 = this_cpu_ptr()->stats.lazy_promoted;
+	__atomic_fetch_or(&me->flags, _TIF_NEED_RESCHED_LAZY, __ATOMIC_SEQ_CST);
+	WRITE_ONCE(lz.put, 1);
+}
+
+#define SERVED_NS (500 * NSEC_PER_USEC)
 
 /* In lazy mode, a lazy request for a thread in user mode is served at
- * the next return to ring 3 (here a RESCHEDULE IPI's, which folds
- * nothing), not at the next tick, which would promote it. */
+ * the next return to ring 3 (here the IPI's that put it), not at the
+ * next tick, which would promote it (lazy_promoted). */
 static void lazy_request_served_at_return_to_user(struct ktest *t)
 {
 	u32 x = lab_cpu_x();
@@ -297,45 +323,39 @@ static void lazy_request_served_at_return_to_user(struct ktest *t)
 	for_each_lab_seed(si, seed) {
 		struct prandom_state rs;
 		prandom_seed(&rs, seed, 5);
-		bool ok = false;
-		u64 waited = 0, ticks = 0;
-		/* Again if a tick of X came meanwhile: it, not the return,
-		 * may have served the request (it promotes it). */
-		for (u32 attempt = 0; attempt < 3 && !ok; attempt++) {
-			user_quiet_begin();
-			struct process *p = start_spin(t, seed, x);
-			if (!p) {
-				user_quiet_end();
-				preempt_mode_set(saved);
-				return;
-			}
-			struct thread *spin = p->thread;
-			after_tick(x, &rs);
-			u64 tick = tick_count(x), t0 = ktime_get_ns();
-			__atomic_fetch_or(&spin->flags, _TIF_NEED_RESCHED_LAZY, __ATOMIC_SEQ_CST);
-			preempt_disable();
-			smp_send_reschedule(x);
-			preempt_enable();
-			lab_spin_until(!(READ_ONCE(spin->flags) & _TIF_NEED_RESCHED_LAZY),
-				       3 * NSEC_PER_MSEC);
-			waited = ktime_get_ns() - t0;
-			ticks = tick_count(x) - tick;
-			ok = waited <= SERVED_NS && !ticks;
-			process_kill(p->pid, SIGKILL);
-			process_wait(p);
+		user_quiet_begin();
+		struct process *p = start_spin(t, seed, x);
+		if (!p) {
 			user_quiet_end();
-			if (!ok && waited <= SERVED_NS)
-				continue;
 			break;
 		}
-		if (ok)
+		lz.spin = p->thread;
+		lz.put = 0;
+		/* Until X runs the function in spin, with no tick near. */
+		for (u32 i = 0; i < 50 && !lz.put; i++) {
+			lab_spin_until(false, (20 + prandom_below(&rs, 200)) * NSEC_PER_USEC);
+			smp_call_function_single(x, put_lazy, NULL, true);
+		}
+		bool served = lz.put && lab_spin_until(!(READ_ONCE(lz.spin->flags) &
+							 _TIF_NEED_RESCHED_LAZY), 3 * NSEC_PER_MSEC);
+		u64 promoted = per_cpu(stats.lazy_promoted, x) - lz.promoted0;
+		process_kill(p->pid, SIGKILL);
+		process_wait(p);
+		user_quiet_end();
+		if (!lz.put) {
+			lab_fail(t, "seed %llu: spin was never found in user mode on CPU %u, away from "
+				 "a tick: not your code's doing; rerun the case", (unsigned long long)seed,
+				 x);
+			break;
+		}
+		if (served && !promoted)
 			continue;
-		lab_fail(t, "seed %llu: TIF_NEED_RESCHED_LAZY set on spin, in user mode on CPU %u, and "
-			   "an IPI sent there: served after %llu us, %llu ticks of CPU %u later (expected "
-			   "within %llu us, at the IPI's return to user mode, before any tick: schedule() "
-			   "for either reschedule flag)", (unsigned long long)seed, x,
-			   (unsigned long long)(waited / NSEC_PER_USEC), (unsigned long long)ticks, x,
-			   (unsigned long long)(SERVED_NS / NSEC_PER_USEC));
+		lab_fail(t, "seed %llu: TIF_NEED_RESCHED_LAZY set on spin, in user mode on CPU %u, by "
+			   "an IPI, no tick near: %s (expected: served at that IPI's return to user "
+			   "mode, before any tick: schedule() for either reschedule flag)",
+			   (unsigned long long)seed, x,
+			   !served ? "not served 3 ms later" :
+			   "served only once the tick had promoted it (lazy_promoted)");
 		break;
 	}
 	preempt_mode_set(saved);
@@ -355,24 +375,35 @@ static void kill_ends_the_process_at_return(struct ktest *t)
 	for_each_lab_seed(si, seed) {
 		struct prandom_state rs;
 		prandom_seed(&rs, seed, 6);
-		user_quiet_begin();
-		struct process *p = start_spin(t, seed, x);
-		if (!p) {
+		int sig = prandom_below(&rs, 2) ? SIGKILL : SIGTERM, status = 0;
+		bool running = false, dead = false;
+		u64 waited = 0;
+		/* Again if spin was not running on X when the kill came. */
+		for (u32 attempt = 0; attempt < 3 && !running; attempt++) {
+			user_quiet_begin();
+			struct process *p = start_spin(t, seed, x);
+			if (!p) {
+				user_quiet_end();
+				return;
+			}
+			lab_spin_until(false, (50 + prandom_below(&rs, 300)) * NSEC_PER_USEC);
+			running = rq_curr(x) == p->thread;
+			u64 t0 = ktime_get_ns();
+			process_kill(p->pid, sig);
+			dead = lab_spin_until(READ_ONCE(p->state) == PROC_ZOMBIE, 3 * NSEC_PER_MSEC);
+			waited = ktime_get_ns() - t0;
+			if (!dead)
+				process_kill(p->pid, SIGKILL); /* again: the loop may have cleared the flag */
+			bool reaped = dead || lab_spin_until(READ_ONCE(p->state) == PROC_ZOMBIE,
+							     5 * NSEC_PER_MSEC);
+			status = reaped ? process_wait(p) : 0;
 			user_quiet_end();
+		}
+		if (!running) {
+			lab_fail(t, "seed %llu: spin never ran on CPU %u (another thread kept it): not "
+				 "your code's doing; rerun the case", (unsigned long long)seed, x);
 			break;
 		}
-		after_tick(x, &rs);
-		int sig = prandom_below(&rs, 2) ? SIGKILL : SIGTERM;
-		u64 t0 = ktime_get_ns();
-		process_kill(p->pid, sig);
-		bool dead = lab_spin_until(READ_ONCE(p->state) == PROC_ZOMBIE, 3 * NSEC_PER_MSEC);
-		u64 waited = ktime_get_ns() - t0;
-		if (!dead)
-			process_kill(p->pid, SIGKILL); /* again: the loop may have cleared the flag */
-		bool reaped = dead || lab_spin_until(READ_ONCE(p->state) == PROC_ZOMBIE,
-						     5 * NSEC_PER_MSEC);
-		int status = reaped ? process_wait(p) : 0;
-		user_quiet_end();
 		if (dead && waited <= SERVED_NS && WIFSIGNALED(status) && WTERMSIG(status) == sig)
 			continue;
 		lab_fail(t, "seed %llu: spin, in user mode on CPU %u, killed with signal %d: %s "

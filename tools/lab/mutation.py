@@ -5,6 +5,7 @@ each lab's mutation score without a build."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 
@@ -38,14 +39,58 @@ CASES = "@cases"     # a record line's id for the hash of what graded the run
 
 def cases_hash(lab: labmod.Lab) -> str:
     """What the outcomes depend on besides the mutants: the lab's suite,
-    the rubric and the host checks. A record made with others is stale."""
+    its own lines of the rubric and, for its host cases, the code of
+    tools/lab/checks.py they reach and tools/lab/disasm.py. A record made
+    with others is stale; another lab's cases, added or changed, leave it
+    as it was."""
     h = hashlib.sha1()
     suite = os.path.join("tests", "labs", lab.suite + ".c")
-    for p in (suite, labmod.RUBRIC, "tools/lab/checks.py",
-              "tools/lab/disasm.py"):
-        with open(os.path.join(ROOT, p), "rb") as f:
-            h.update(p.encode() + b"\0" + f.read())
+    with open(os.path.join(ROOT, suite), "rb") as f:
+        h.update(suite.encode() + b"\0" + f.read())
+    with open(os.path.join(ROOT, labmod.RUBRIC)) as f:
+        own = [" ".join(line.split()) for line in f
+               if line.split()[:2] in (["lab", lab.name], ["case", lab.name])]
+    h.update("\n".join(own).encode() + b"\0")
+    hosts = [c.name for c in lab.cases if c.host]
+    if hosts:
+        h.update(checks_source(hosts).encode() + b"\0")
+        with open(os.path.join(ROOT, "tools/lab/disasm.py"), "rb") as f:
+            h.update(f.read())
     return h.hexdigest()[:12]
+
+
+def checks_source(cases: list[str]) -> str:
+    """The top-level definitions of tools/lab/checks.py that the checks
+    of these host cases reach (CHECKS names each case's function), each
+    once, in the file's order."""
+    path = os.path.join(ROOT, "tools/lab/checks.py")
+    with open(path) as f:
+        text = f.read()
+    tree = ast.parse(text)
+    defs: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            defs[node.name] = node
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    defs[t.id] = node
+    table = defs.get("CHECKS")
+    todo = []
+    if table is not None and isinstance(table.value, ast.Dict):
+        for k, v in zip(table.value.keys, table.value.values):
+            if isinstance(k, ast.Constant) and k.value in cases and isinstance(v, ast.Name):
+                todo.append(v.id)
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in defs:
+            continue
+        seen.add(name)
+        todo += [n.id for n in ast.walk(defs[name]) if isinstance(n, ast.Name)]
+    nodes = sorted({id(defs[n]): defs[n] for n in seen}.values(), key=lambda n: n.lineno)
+    return "\n".join(ast.get_source_segment(text, n) or "" for n in nodes)
 
 
 def read_record() -> dict[str, dict[str, str]]:
@@ -71,7 +116,7 @@ def write_record(record: dict[str, dict[str, str]]) -> None:
              "# by make lab-mutants (tools/lab/mutants), read by its --scores.",
              "# LAB ID OUTCOME (equivalent: a survivor listed in",
              f"# {EQUIVALENT}); LAB {CASES} HASH: the hash of the lab's",
-             "# suite, the rubric and the host checks that graded them."]
+             "# suite, its rubric lines and the host checks that graded them."]
     for lab in sorted(record):
         lines += [f"{lab} {i} {o}" for i, o in sorted(record[lab].items())]
     with open(os.path.join(ROOT, RECORD), "w") as f:
