@@ -9,9 +9,9 @@
  * thread woken on this CPU that schedule() will run. The thread is a
  * kernel thread: a signal's work there is the clear alone (no process to
  * end). Two cases run the user program `spin` on CPU X and put work on
- * it from CPU 0, as a kill or a lazy request does: the IPI's return to
- * ring 3 passes the loop. Each seed varies the timer's deadline, the
- * work, the moment of the request. */
+ * it, a kill from CPU 0 or a lazy request from a function X runs: the
+ * IPI's return to ring 3 passes the loop. Each seed varies the timer's
+ * deadline, the work, the moment of the request. */
 #include "tests/labs/lab.h"
 #include "tests/kernel/user_run.h"
 #include "kernel/entry/common.h"
@@ -26,6 +26,7 @@
 #include "arch/x86_64/kernel/apic/ipi.h"
 #include "arch/x86_64/kernel/apic/apic.h"
 #include "arch/x86_64/kernel/timer.h"
+#include "arch/x86_64/entry/irq.h"
 #include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "uapi/syscall.h"
@@ -273,13 +274,13 @@ static struct process *start_spin(struct ktest *t, u64 seed, u32 x)
 	return p;
 }
 
-/* An interrupt pending on this CPU, or its timer's within 50 us (the
- * APIC's IRR, SDM Vol. 3A 12.8.4; the timer's current count, 12.5.4). */
-static bool irq_due(void)
+/* This CPU's tick near: its timer's interrupt pending (the APIC's IRR,
+ * SDM Vol. 3A 12.8.4: vector VECTOR_TIMER is bit 0 of the second
+ * register) or due within 50 us (the timer's current count, 12.5.4). */
+static bool tick_near(void)
 {
-	for (u32 i = 1; i < 8; i++) /* vectors 32..255 */
-		if (apic->read(APIC_IRR + 0x10 * i))
-			return true;
+	if (apic->read(APIC_IRR + 0x10 * (VECTOR_TIMER / 32)) & (1u << (VECTOR_TIMER % 32)))
+		return true;
 	u64 left = apic->read(APIC_TIMER_CURRENT);
 	return apic_timer_hz && left * NSEC_PER_SEC / apic_timer_hz < 50 * NSEC_PER_USEC;
 }
@@ -291,14 +292,34 @@ static struct {
 	struct thread *spin;
 	u64 promoted0;
 	volatile int put;
+	u32 elsewhere, near;      /* the calls that found another thread, a tick near */
 } lz;
+
+/* A timer on CPU 0 whose deadline stops X where it is: under icount QEMU
+ * runs X until the next timer deadline of any CPU, so that a call sent
+ * after it finds X at a point of its own, not where X's own tick last
+ * stopped it (as a call from a thread spinning here would). */
+static struct hrtimer kick;
+static volatile int kicked;
+
+static void kick_fn(struct hrtimer *h)
+{
+	(void)h;
+	WRITE_ONCE(kicked, 1);
+}
 
 static void put_lazy(void *arg)
 {
 	(void)arg;
 	struct thread *me = current_thread();
-	if (me != lz.spin || irq_due())
+	if (me != lz.spin) {
+		lz.elsewhere++;
 		return;
+	}
+	if (tick_near()) {
+		lz.near++;
+		return;
+	}
 	lz.promoted0 = this_cpu_ptr()->stats.lazy_promoted;
 	__atomic_fetch_or(&me->flags, _TIF_NEED_RESCHED_LAZY, __ATOMIC_SEQ_CST);
 	WRITE_ONCE(lz.put, 1);
@@ -331,10 +352,19 @@ static void lazy_request_served_at_return_to_user(struct ktest *t)
 		}
 		lz.spin = p->thread;
 		lz.put = 0;
+		lz.elsewhere = lz.near = 0;
 		/* Until X runs the function in spin, with no tick near. */
 		for (u32 i = 0; i < 50 && !lz.put; i++) {
-			lab_spin_until(false, (20 + prandom_below(&rs, 200)) * NSEC_PER_USEC);
-			smp_call_function_single(x, put_lazy, NULL, true);
+			kicked = 0;
+			hrtimer_init(&kick, kick_fn);
+			preempt_disable(); /* the timer runs on this CPU */
+			hrtimer_start(&kick, ktime_get_ns() +
+						     (2 + prandom_below(&rs, 200)) * NSEC_PER_USEC);
+			preempt_enable();
+			lab_spin_until(READ_ONCE(kicked), NSEC_PER_MSEC);
+			hrtimer_cancel(&kick);
+			if (lab_spin_until(rq_curr(x) == lz.spin, NSEC_PER_MSEC))
+				smp_call_function_single(x, put_lazy, NULL, true);
 		}
 		bool served = lz.put && lab_spin_until(!(READ_ONCE(lz.spin->flags) &
 							 _TIF_NEED_RESCHED_LAZY), 3 * NSEC_PER_MSEC);
@@ -344,8 +374,9 @@ static void lazy_request_served_at_return_to_user(struct ktest *t)
 		user_quiet_end();
 		if (!lz.put) {
 			lab_fail(t, "seed %llu: spin was never found in user mode on CPU %u, away from "
-				 "a tick: not your code's doing; rerun the case", (unsigned long long)seed,
-				 x);
+				 "a tick (%u calls found another thread there, %u a tick near): not "
+				 "your code's doing; rerun the case", (unsigned long long)seed, x,
+				 lz.elsewhere, lz.near);
 			break;
 		}
 		if (served && !promoted)
