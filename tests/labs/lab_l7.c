@@ -24,9 +24,6 @@
 #include "sched/preempt_mode.h"
 #include "process/process.h"
 #include "arch/x86_64/kernel/apic/ipi.h"
-#include "arch/x86_64/kernel/apic/apic.h"
-#include "arch/x86_64/kernel/timer.h"
-#include "arch/x86_64/entry/irq.h"
 #include "kernel/smp.h"
 #include "arch/x86_64/cpu.h"
 #include "uapi/syscall.h"
@@ -274,55 +271,35 @@ static struct process *start_spin(struct ktest *t, u64 seed, u32 x)
 	return p;
 }
 
-/* This CPU's tick near: its timer's interrupt pending (the APIC's IRR,
- * SDM Vol. 3A 12.8.4: vector VECTOR_TIMER is bit 0 of the second
- * register) or due within 50 us (the timer's current count, 12.5.4). */
-static bool tick_near(void)
-{
-	if (apic->read(APIC_IRR + 0x10 * (VECTOR_TIMER / 32)) & (1u << (VECTOR_TIMER % 32)))
-		return true;
-	u64 left = apic->read(APIC_TIMER_CURRENT);
-	return apic_timer_hz && left * NSEC_PER_SEC / apic_timer_hz < 50 * NSEC_PER_USEC;
-}
-
-/* The lazy request, put on spin by a function CPU X runs (a
- * CALL_FUNCTION IPI from CPU 0, which interrupts spin in user mode),
- * when no tick of X is near: its return to ring 3 is the next. */
+/* The lazy request, put on spin by a timer of CPU X that interrupts it
+ * in user mode, at a point of X's own between two ticks: under icount
+ * QEMU runs X until the next timer deadline of any CPU, so that an IPI
+ * from CPU 0 would find X where its own tick last stopped it, the tick
+ * pending. The timer's interrupt returns to ring 3 through the loop. */
 static struct {
 	struct thread *spin;
-	u64 promoted0;
-	volatile int put;
-	u32 elsewhere, near;      /* the calls that found another thread, a tick near */
+	struct hrtimer timer;
+	u64 promoted0, delay;
+	volatile int put, fired;
 } lz;
 
-/* A timer on CPU 0 whose deadline stops X where it is: under icount QEMU
- * runs X until the next timer deadline of any CPU, so that a call sent
- * after it finds X at a point of its own, not where X's own tick last
- * stopped it (as a call from a thread spinning here would). */
-static struct hrtimer kick;
-static volatile int kicked;
-
-static void kick_fn(struct hrtimer *h)
+static void lazy_fn(struct hrtimer *h)
 {
 	(void)h;
-	WRITE_ONCE(kicked, 1);
+	struct thread *me = current_thread();
+	if (me == lz.spin) {
+		lz.promoted0 = this_cpu_ptr()->stats.lazy_promoted;
+		__atomic_fetch_or(&me->flags, _TIF_NEED_RESCHED_LAZY, __ATOMIC_SEQ_CST);
+		WRITE_ONCE(lz.put, 1);
+	}
+	WRITE_ONCE(lz.fired, 1);
 }
 
-static void put_lazy(void *arg)
+static void arm_lazy(void *arg)
 {
 	(void)arg;
-	struct thread *me = current_thread();
-	if (me != lz.spin) {
-		lz.elsewhere++;
-		return;
-	}
-	if (tick_near()) {
-		lz.near++;
-		return;
-	}
-	lz.promoted0 = this_cpu_ptr()->stats.lazy_promoted;
-	__atomic_fetch_or(&me->flags, _TIF_NEED_RESCHED_LAZY, __ATOMIC_SEQ_CST);
-	WRITE_ONCE(lz.put, 1);
+	hrtimer_init(&lz.timer, lazy_fn);
+	hrtimer_start(&lz.timer, ktime_get_ns() + lz.delay);
 }
 
 #define SERVED_NS (500 * NSEC_PER_USEC)
@@ -351,42 +328,42 @@ static void lazy_request_served_at_return_to_user(struct ktest *t)
 			break;
 		}
 		lz.spin = p->thread;
-		lz.put = 0;
-		lz.elsewhere = lz.near = 0;
-		/* Until X runs the function in spin, with no tick near. */
-		for (u32 i = 0; i < 50 && !lz.put; i++) {
-			kicked = 0;
-			hrtimer_init(&kick, kick_fn);
-			preempt_disable(); /* the timer runs on this CPU */
-			hrtimer_start(&kick, ktime_get_ns() +
-						     (2 + prandom_below(&rs, 200)) * NSEC_PER_USEC);
-			preempt_enable();
-			lab_spin_until(READ_ONCE(kicked), NSEC_PER_MSEC);
-			hrtimer_cancel(&kick);
-			if (lab_spin_until(rq_curr(x) == lz.spin, NSEC_PER_MSEC))
-				smp_call_function_single(x, put_lazy, NULL, true);
+		bool served = false;
+		u64 promoted = 0;
+		/* Again if a tick came between the request and its service (it
+		 * may have promoted it) or spin was not there. */
+		for (u32 i = 0; i < 4; i++) {
+			lz.put = lz.fired = 0;
+			lz.delay = (200 + prandom_below(&rs, 500)) * NSEC_PER_USEC;
+			lab_spin_until(rq_curr(x) == lz.spin, NSEC_PER_MSEC);
+			smp_call_function_single(x, arm_lazy, NULL, true);
+			lab_spin_until(READ_ONCE(lz.fired), 3 * NSEC_PER_MSEC);
+			hrtimer_cancel(&lz.timer);
+			if (!lz.put)
+				continue;
+			served = lab_spin_until(!(READ_ONCE(lz.spin->flags) & _TIF_NEED_RESCHED_LAZY),
+						3 * NSEC_PER_MSEC);
+			promoted = per_cpu(stats.lazy_promoted, x) - lz.promoted0;
+			if (!served || !promoted)
+				break;
 		}
-		bool served = lz.put && lab_spin_until(!(READ_ONCE(lz.spin->flags) &
-							 _TIF_NEED_RESCHED_LAZY), 3 * NSEC_PER_MSEC);
-		u64 promoted = per_cpu(stats.lazy_promoted, x) - lz.promoted0;
 		process_kill(p->pid, SIGKILL);
 		process_wait(p);
 		user_quiet_end();
 		if (!lz.put) {
-			lab_fail(t, "seed %llu: spin was never found in user mode on CPU %u, away from "
-				 "a tick (%u calls found another thread there, %u a tick near): not "
-				 "your code's doing; rerun the case", (unsigned long long)seed, x,
-				 lz.elsewhere, lz.near);
+			lab_fail(t, "seed %llu: spin was never found in user mode on CPU %u: not "
+				 "your code's doing; rerun the case", (unsigned long long)seed, x);
 			break;
 		}
 		if (served && !promoted)
 			continue;
 		lab_fail(t, "seed %llu: TIF_NEED_RESCHED_LAZY set on spin, in user mode on CPU %u, by "
-			   "an IPI, no tick near: %s (expected: served at that IPI's return to user "
-			   "mode, before any tick: schedule() for either reschedule flag)",
+			   "a timer's interrupt between two ticks: %s (expected: served at that "
+			   "interrupt's return to user mode, before any tick: schedule() for either "
+			   "reschedule flag)",
 			   (unsigned long long)seed, x,
 			   !served ? "not served 3 ms later" :
-			   "served only once the tick had promoted it (lazy_promoted)");
+			   "served only once the tick had promoted it (lazy_promoted), 4 times");
 		break;
 	}
 	preempt_mode_set(saved);

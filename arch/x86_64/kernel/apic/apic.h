@@ -20,7 +20,6 @@
 #define APIC_LVT_ERROR 0x370
 #define APIC_TIMER_INIT 0x380
 #define APIC_TIMER_CURRENT 0x390
-#define APIC_IRR 0x200          /* the first of 8 registers, 0x10 apart (SDM Vol. 3A 12.8.4) */
 #define APIC_TIMER_DIVIDE 0x3E0
 
 #define APIC_LVT_MASKED (1u << 16)
