@@ -3,6 +3,10 @@
 #include "kernel/preempt.h"
 #include "sched/sched.h"
 #include "arch/x86_64/kernel/apic/ipi.h"
+#include "arch/x86_64/cpu.h"
+#include "kernel/entry/common.h"
+#include "process/process.h"
+#include "uapi/syscall.h"
 
 static struct lab_stub stubs[LAB_COUNT + 1][LAB_STUBS];
 static u64 hits[LAB_COUNT + 1];
@@ -43,4 +47,20 @@ void lab_resched_fallback(struct thread *curr, u32 cpu)
 {
 	__atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);
 	smp_send_reschedule(cpu);
+}
+
+void lab_exit_to_user_fallback(struct thread *t)
+{
+	while (READ_ONCE(t->flags) & EXIT_TO_USER_MODE_WORK) {
+		if (fatal_signal_pending(t->proc)) {
+			local_irq_enable();
+			do_exit(W_SIGNALED(t->proc->kill_sig));
+		}
+		__atomic_fetch_and(&t->flags, ~_TIF_SIGPENDING, __ATOMIC_SEQ_CST);
+		if (READ_ONCE(t->flags) & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY)) {
+			local_irq_enable();
+			schedule();
+			local_irq_disable();
+		}
+	}
 }

@@ -36,4 +36,10 @@ const struct lab_stub *lab_stub_at(u32 lab, u32 i);
  * boots and wakes threads, but not as __resched_curr() must (the flag,
  * then a RESCHEDULE IPI always, to this CPU too, never a fold here). */
 void lab_resched_fallback(struct thread *curr, u32 cpu);
+
+/* L7's fallback: the return to user mode's work, done so that a skeleton
+ * boots, kills and time-slices user programs, but not as
+ * exit_to_user_mode_loop() must (the signal's work with IRQs still off;
+ * only the reschedule runs with them on). Entered and left with IRQs off. */
+void lab_exit_to_user_fallback(struct thread *t);
 #endif

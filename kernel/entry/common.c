@@ -26,19 +26,26 @@ void exit_to_user_mode_bad_count(u32 raw)
 
 void exit_to_user_mode_loop(struct thread *t)
 {
+	/* LAB(L7) BEGIN: until t's flags hold no EXIT_TO_USER_MODE_WORK,
+	 * read them again after each round of work. Do the work with IRQs
+	 * on: a fatal signal pending (fatal_signal_pending(t->proc)) ends the
+	 * process, do_exit(W_SIGNALED(sig)); TIF_SIGPENDING otherwise cleared
+	 * atomically (any CPU writes these flags); schedule() for
+	 * TIF_NEED_RESCHED or TIF_NEED_RESCHED_LAZY (it clears both). IRQs
+	 * off again before the next read, and on the way out. */
 	for (;;) {
 		u64 work = READ_ONCE(t->flags) & EXIT_TO_USER_MODE_WORK;
 		if (!work)
 			break;
 		local_irq_enable();
 		if (work & _TIF_SIGPENDING) {
-			struct process *p = t->proc;
-			if (p && p->kill_sig)
-				do_exit(W_SIGNALED(p->kill_sig));
+			if (fatal_signal_pending(t->proc))
+				do_exit(W_SIGNALED(t->proc->kill_sig));
 			__atomic_fetch_and(&t->flags, ~_TIF_SIGPENDING, __ATOMIC_SEQ_CST);
 		}
 		if (work & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY))
 			schedule(); /* clears both */
 		local_irq_disable();
 	}
+	/* LAB(L7) END: lab_exit_to_user_fallback(t); */
 }

@@ -1,4 +1,4 @@
-/* The labs' suites (docs/10-labs.md): one per lab, lab_l1, lab_l2, ...
+/* The labs' suites (docs/10-labs.md): one per lab, lab_l1 .. lab_l7,
  * each case run by the labs' runner (lab_run.c) in a thread of its own
  * with a time limit in virtual ms (under clock=icount a virtual ns is an
  * instruction), so that a student's code that never returns makes its

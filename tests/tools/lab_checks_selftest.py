@@ -193,5 +193,53 @@ def test_lazy_request(tmp) -> list[str]:
     return problems
 
 
+# exit_to_user_mode_loop() as the reference compiles, its clear of
+# TIF_SIGPENDING in {clear}.
+LOOP = """ffffffff8010f1b0 <exit_to_user_mode_loop>:
+ffffffff8010f1c3:\tsti
+ffffffff8010f1c4:\ttest   $0x10,%al
+ffffffff8010f1c6:\tje     ffffffff8010f1f5 <exit_to_user_mode_loop+0x45>
+ffffffff8010f1e1:\tcall   ffffffff80117af0 <do_exit>
+{clear}
+ffffffff8010f1f5:\ttest   $0x5,%al
+ffffffff8010f1f9:\tcli
+ffffffff8010f1fa:\tmov    (%rbx),%rax
+ffffffff8010f206:\tret
+ffffffff8010f210:\tcall   ffffffff80113f10 <schedule>
+"""
+PLAIN_CLEAR = ("ffffffff8010f1f0:\tmov    (%rbx),%rdx\nffffffff8010f1f3:\tand    $0xffffffffffffffef,%rdx\n"
+               "ffffffff8010f1f7:\tmov    %rdx,(%rbx)")
+
+
+def clear_problems(clear: str, offset: int = 0) -> list[str]:
+    return checks.check_signal_clear(checks.parse_objdump(LOOP.format(clear=clear)), offset)
+
+
+def test_signal_clear(tmp) -> list[str]:
+    """L7's signal_clear_is_one_locked_instruction on canned disassembly."""
+    problems = []
+    for clear in ("ffffffff8010f1f0:\tlock andq $0xffffffffffffffef,(%rbx)",
+                  "ffffffff8010f1f0:\tlock btrq $0x4,(%rbx)"):
+        if clear_problems(clear):
+            problems.append(f"a locked clear fails: {clear_problems(clear)}")
+    if clear_problems("ffffffff8010f1f0:\tlock andq $0xffffffffffffffef,0x8(%rbx)", 8):
+        problems.append("the flags at another offset (fold_offsets.py) are not found")
+    for clear, words in (
+            (PLAIN_CLEAR, "`mov (%rbx),%rdx; and $0xffffffffffffffef,%rdx; mov %rdx,(%rbx)`: the "
+             "thread's flags loaded, changed and stored back"),
+            ("ffffffff8010f1f0:\tandq   $0xffffffffffffffef,(%rbx)",
+             "`andq $0xffffffffffffffef,(%rbx)` writes the thread's flags without a lock"),
+            ("ffffffff8010f1f0:\tlock andq $0xfffffffffffffffe,(%rbx)",
+             "never clears TIF_SIGPENDING in the thread's flags with a locked instruction; its "
+             "writes of the flags: `lock andq $0xfffffffffffffffe,(%rbx)`"),
+            ("ffffffff8010f1f0:\tcall   ffffffff80100000 <lab_exit_to_user_fallback>",
+             "its writes of the flags: none; it calls `call do_exit; call "
+             "lab_exit_to_user_fallback; call schedule`")):
+        got = clear_problems(clear)
+        if not any(words in p for p in got):
+            problems.append(f"{clear}: {got}, expected {words!r}")
+    return problems
+
+
 TESTS = [("lab-checks", test_checks), ("lab-quotes", test_quotes), ("lab-request", test_request),
-         ("lab-lazy-request", test_lazy_request)]
+         ("lab-lazy-request", test_lazy_request), ("lab-signal-clear", test_signal_clear)]

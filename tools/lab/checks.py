@@ -27,6 +27,11 @@ Where the lesson is an instruction, the instruction is graded.
   lazy_flag_set_is_one_locked_instruction (L4)
       the same for TIF_NEED_RESCHED_LAZY (bit 2), the flag that
       resched_curr_lazy() sets.
+  signal_clear_is_one_locked_instruction (L7)
+      exit_to_user_mode_loop() clears TIF_SIGPENDING (bit 4 of the
+      thread's flags) with a locked read-modify-write (lock and, lock
+      btr, a lock cmpxchg loop), and every write to the flags there is
+      one: another CPU sets them meanwhile (a request, a kill).
 
 Each check returns the lines to show: empty when it passes. A line
 quotes the instructions it judged, from the student's own path through
@@ -281,6 +286,60 @@ def check_request(funcs: dict[str, list[Insn]], flags_offset: int = 0,
     return problems
 
 
+TIF_SIGPENDING = 1 << 4        # kernel/preempt.h
+LOOP = "exit_to_user_mode_loop"
+
+
+def clears_sigpending(insns: list[Insn], k: int) -> bool:
+    """Does the locked insns[k] clear bit TIF_SIGPENDING? An and without
+    it in its immediate, a btr of it, or a cmpxchg whose new value an and
+    without it made."""
+    i = insns[k]
+    v = imm(i.operands[0]) if len(i.operands) == 2 else None
+    if i.base == "and" and v is not None:
+        return not v & TIF_SIGPENDING
+    if i.base == "btr" and v is not None:
+        return TIF_SIGPENDING == 1 << v
+    if i.base == "cmpxchg":
+        chain, _ = feeding(insns, k)
+        return any(insns[c].base == "and" and imm(insns[c].operands[0]) is not None and
+                   not imm(insns[c].operands[0]) & TIF_SIGPENDING for c in chain)
+    return False
+
+
+def check_signal_clear(funcs: dict[str, list[Insn]], flags_offset: int = 0) -> list[str]:
+    insns = funcs.get(LOOP)
+    if insns is None:
+        return [f"fold.elf has no function {LOOP}"]
+    problems, locked_clears = [], 0
+    for k, i in enumerate(insns):
+        if len(i.operands) != 2 or not flags_memory(i.operands[-1], flags_offset) or \
+                i.base in READ_ONLY or i.is_jump:
+            continue
+        if i.base == "mov":
+            chain, _ = feeding(insns, k)
+            problems.append(f"{LOOP}(): {quote(insns, chain + [k])}: the thread's flags "
+                            "loaded, changed and stored back: a request or a kill another "
+                            "CPU sets between the load and the store is lost; one locked "
+                            "read-modify-write clears TIF_SIGPENDING (lock andq $~0x10: "
+                            "__atomic_fetch_and())")
+        elif "lock" not in i.prefixes and i.base != "xchg":
+            problems.append(f"{LOOP}(): `{i.text}` writes the thread's flags without a lock "
+                            "prefix: another CPU's write between its read and its write is "
+                            "lost (lock andq: __atomic_fetch_and())")
+        elif clears_sigpending(insns, k):
+            locked_clears += 1
+    if not locked_clears and not problems:
+        writes = [i.text for i in insns if len(i.operands) == 2 and
+                  flags_memory(i.operands[-1], flags_offset) and i.base not in READ_ONLY and
+                  not i.is_jump]
+        problems.append(f"{LOOP}() never clears TIF_SIGPENDING in the thread's flags with a "
+                        "locked instruction; its writes of the flags: "
+                        + ("; ".join(f"`{w}`" for w in writes) if writes else "none")
+                        + "; it calls " + calls(insns))
+    return problems
+
+
 def thread_flags_offset(elf: str) -> int:
     """offsetof(struct thread, flags), from build/fold_offsets.py (0)."""
     try:
@@ -302,6 +361,8 @@ CHECKS = {
     "lazy_flag_set_is_one_locked_instruction":
         lambda funcs, elf: check_request(funcs, thread_flags_offset(elf),
                                          TIF_NEED_RESCHED_LAZY),
+    "signal_clear_is_one_locked_instruction":
+        lambda funcs, elf: check_signal_clear(funcs, thread_flags_offset(elf)),
 }
 
 

@@ -270,4 +270,37 @@ expect: fail
 fails: woken_waiter_is_the_top_one waiters on one lock
 fails: requeue_keeps_the_waiters_ordered B boosted while waiting on L2
 """, 'L6', l6(enqueue='\tlist_add_tail(&w->node, &m->waiters); /* first come, first served */'))
+
+
+# L7: the flags read once: the work they named done, none that came meanwhile
+write('L7-reads-once.patch', '''lab: L7
+what: the flags read once, their work done, and no second read: work that comes meanwhile is left
+expect: fail
+fails: request_during_work_served_before_return the loop returned with it still set
+fails: signal_set_while_scheduling_is_seen the loop returned with it still set
+''', 'L7', [('kernel/entry/common.c', lambda s: replace_stub(s, 'exit_to_user_mode_loop',
+  '\tu64 work = READ_ONCE(t->flags) & EXIT_TO_USER_MODE_WORK;\n\tlocal_irq_enable();\n\tif (work & _TIF_SIGPENDING) {\n\t\tif (fatal_signal_pending(t->proc))\n\t\t\tdo_exit(W_SIGNALED(t->proc->kill_sig));\n\t\t__atomic_fetch_and(&t->flags, ~_TIF_SIGPENDING, __ATOMIC_SEQ_CST);\n\t}\n\tif (work & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY))\n\t\tschedule();\n\tlocal_irq_disable();'))])
+# L7: schedule() for TIF_NEED_RESCHED only: a lazy request waits for the
+# tick that promotes it (the loop spins meanwhile)
+write('L7-ignores-lazy.patch', '''lab: L7
+what: schedule() for TIF_NEED_RESCHED only: a lazy request is left to the tick's promotion
+expect: fail
+fails: lazy_request_served_at_return_to_user before any tick
+fails: every_kernel_suite_passes lazy.lazy_user_hog_switches_at_return_to_user
+''', 'L7', [('kernel/entry/common.c', lambda s: replace_stub(s, 'exit_to_user_mode_loop',
+  '\tfor (;;) {\n\t\tu64 work = READ_ONCE(t->flags) & EXIT_TO_USER_MODE_WORK;\n\t\tif (!work)\n\t\t\tbreak;\n\t\tlocal_irq_enable();\n\t\tif (work & _TIF_SIGPENDING) {\n\t\t\tif (fatal_signal_pending(t->proc))\n\t\t\t\tdo_exit(W_SIGNALED(t->proc->kill_sig));\n\t\t\t__atomic_fetch_and(&t->flags, ~_TIF_SIGPENDING, __ATOMIC_SEQ_CST);\n\t\t}\n\t\tif (work & _TIF_NEED_RESCHED)\n\t\t\tschedule();\n\t\tlocal_irq_disable();\n\t}'))])
+# L7: the signal's work with IRQs still off, IRQs on only around schedule()
+write('L7-signal-irqs-off.patch', '''lab: L7
+what: the signal's work done with IRQs still off; IRQs on only around schedule()
+expect: fail
+fails: work_runs_with_irqs_on it came with some of the work done already
+''', 'L7', [('kernel/entry/common.c', lambda s: replace_stub(s, 'exit_to_user_mode_loop',
+  '\tfor (;;) {\n\t\tu64 work = READ_ONCE(t->flags) & EXIT_TO_USER_MODE_WORK;\n\t\tif (!work)\n\t\t\tbreak;\n\t\tif (work & _TIF_SIGPENDING) {\n\t\t\tif (fatal_signal_pending(t->proc))\n\t\t\t\tdo_exit(W_SIGNALED(t->proc->kill_sig));\n\t\t\t__atomic_fetch_and(&t->flags, ~_TIF_SIGPENDING, __ATOMIC_SEQ_CST);\n\t\t}\n\t\tlocal_irq_enable();\n\t\tif (work & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY))\n\t\t\tschedule();\n\t\tlocal_irq_disable();\n\t}'))])
+# L7: TIF_SIGPENDING cleared by a load, an and and a store
+write('L7-plain-signal-clear.patch', '''lab: L7
+what: TIF_SIGPENDING cleared by READ_ONCE and WRITE_ONCE: a load, an and, a store
+expect: fail
+fails: signal_clear_is_one_locked_instruction loaded, changed and stored back
+''', 'L7', [('kernel/entry/common.c', lambda s: replace_stub(s, 'exit_to_user_mode_loop',
+  '\tfor (;;) {\n\t\tu64 work = READ_ONCE(t->flags) & EXIT_TO_USER_MODE_WORK;\n\t\tif (!work)\n\t\t\tbreak;\n\t\tlocal_irq_enable();\n\t\tif (work & _TIF_SIGPENDING) {\n\t\t\tif (fatal_signal_pending(t->proc))\n\t\t\t\tdo_exit(W_SIGNALED(t->proc->kill_sig));\n\t\t\tWRITE_ONCE(t->flags, READ_ONCE(t->flags) & ~_TIF_SIGPENDING);\n\t\t}\n\t\tif (work & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY))\n\t\t\tschedule();\n\t\tlocal_irq_disable();\n\t}'))])
 shutil.rmtree(TMP)
