@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from selftest import Failed, expect
-from tools.lib import summary_line
+from selftest import Failed, expect, run_entry_checks
 
 # (path's lines, debug figure, release figure)
 PATH_LINES = (
@@ -70,14 +69,4 @@ def entry_checks():
 
 
 def entry_main() -> int:
-    checks = []
-    try:
-        for c in entry_checks():
-            checks.append(c)
-    except Failed as e:
-        checks.append((False, "E10: canned lines", str(e)))
-    for ok, what, detail in checks:
-        print(("ok   " if ok else "FAIL ") + what + ("" if ok else f": {detail}"), flush=True)
-    failed = sum(not ok for ok, _, _ in checks)
-    print(summary_line(len(checks) - failed, failed))
-    return 1 if failed else 0
+    return run_entry_checks(entry_checks, "E10")

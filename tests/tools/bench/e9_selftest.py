@@ -23,9 +23,9 @@ import sys
 import tempfile
 
 import selftest as st
-from selftest import (MODE_ORDER, SAMPLE_PLAN, Failed, check_footnotes, doctor, expect,
-                      mentions, row, section)
 from tools.lib import summary_line
+from selftest import (run_entry_checks, MODE_ORDER, SAMPLE_PLAN, Failed, check_footnotes, doctor, expect,
+                      mentions, row, section)
 
 E9_TITLE = "## E9: PREEMPT_RT and priority inversion"
 PLAN = [c for c in SAMPLE_PLAN if c != "poweroff"] + [
@@ -244,17 +244,7 @@ def entry_checks():
 
 
 def entry_main() -> int:
-    checks = []
-    try:
-        for c in entry_checks():
-            checks.append(c)
-    except Failed as e:
-        checks.append((False, "E9: canned lines", str(e)))
-    for ok, what, detail in checks:
-        print(("ok   " if ok else "FAIL ") + what + ("" if ok else f": {detail}"), flush=True)
-    failed = sum(not ok for ok, _, _ in checks)
-    print(summary_line(len(checks) - failed, failed))
-    return 1 if failed else 0
+    return run_entry_checks(entry_checks, "E9")
 
 
 def merged(*mains) -> int:

@@ -1006,3 +1006,20 @@ if __name__ == "__main__":
         sys.exit("usage: selftest.py fake-qemu -- ARGS "
                  "(the self-tests: tools/bench/run-bench --self-test)")
     sys.exit(fake_qemu(sys.argv[2:]))
+
+
+def run_entry_checks(entry_checks, label: str) -> int:
+    """Print an experiment entry's self-checks ((ok, what, detail) from the
+    generator entry_checks()), one line each, then the summary; 1 if any
+    failed (a Failed raised midway is one failure)."""
+    checks = []
+    try:
+        for c in entry_checks():
+            checks.append(c)
+    except Failed as e:
+        checks.append((False, f"{label}: canned lines", str(e)))
+    for ok, what, detail in checks:
+        print(("ok   " if ok else "FAIL ") + what + ("" if ok else f": {detail}"), flush=True)
+    failed = sum(not ok for ok, _, _ in checks)
+    print(summary_line(len(checks) - failed, failed))
+    return 1 if failed else 0
