@@ -337,8 +337,15 @@ def test_build(tmp) -> list[str]:
     problems = []
     if build.build_hash(["A=1", "B=2"]) != build.build_hash(["B=2", "A=1"]):
         problems.append("the same make variables in another order hash differently")
-    if build.build_dir("build", []) != "build/cfg/da39a3ee5e":    # sha1 of ""
-        problems.append(f"build_dir: {build.build_dir('build', [])}")
+    if build.build_dir("build", []) != "build":
+        problems.append(f"build_dir: {build.build_dir('build', [])}, not make's own build")
+    if build.build_dir("build", ["COUNT=folded", "PREEMPT=full"]) != "build":
+        problems.append("the Makefile's defaults spelled out got another object directory")
+    if build.build_dir("build", ["COUNT=ti"]) != "build/cfg/" + build.build_hash(["COUNT=ti"]):
+        problems.append(f"build_dir: {build.build_dir('build', ['COUNT=ti'])}")
+    if build.build_hash(["COUNT=ti", "PREEMPT=full"]) != build.build_hash(["COUNT=ti"]) or \
+            build.build_hash(["COUNT=ti"]) == build.build_hash([]):
+        problems.append("COUNT=ti PREEMPT=full and COUNT=ti: not one directory, or the default's")
     cmd = build.iso_command(["make"], "b", "x.iso", "test=all", ["COUNT=ti"], ["iso", "b/fold.sym"])
     if cmd != ["make", "-s", "BUILD=b", "ISO=x.iso", "CMDLINE=test=all", "COUNT=ti",
                "iso", "b/fold.sym"]:

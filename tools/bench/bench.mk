@@ -55,11 +55,12 @@ bench: tools
 		--smp "$(BENCH_SMP)" --loads "$(BENCH_LOADS)" \
 		--bench-args "$$FOLD_BENCH_ARGS" --accel $(or $(ACCEL),tcg) \
 		--icount $(BENCH_ICOUNT) --timeout $(BENCH_TIMEOUT) \
-		--out "$(BENCH_OUT)" $(if $(BENCH_JOBS),-j $(BENCH_JOBS)) \
+		--out "$(BENCH_OUT)" --objects "$(or $(BUILD),build)" $(if $(BENCH_JOBS),-j $(BENCH_JOBS)) \
 		--release $(if $(filter 1,$(RELEASE)),1,0)
 
 bench-repro: tools
-	$(Q)$(BENCH_RUN) --repro-check --timeout $(BENCH_TIMEOUT) --out "$(BENCH_OUT)"
+	$(Q)$(BENCH_RUN) --repro-check --timeout $(BENCH_TIMEOUT) --out "$(BENCH_OUT)" \
+		--objects "$(or $(BUILD),build)"
 
 bench-selftest:
 	$(Q)$(BENCH_RUN) --self-test

@@ -2,8 +2,8 @@
 what the build says about the kernel.
 
 Runs with the same make variables share one object directory,
-<out>/cfg/<build_hash>/, so a configuration is compiled once however many
-rows or programs boot it.
+<out>/cfg/<build_hash>/ (the Makefile's defaults: <out> itself), so a
+configuration is compiled once however many rows or programs boot it.
 
 The build writes <BUILD>/fold_offsets.py (scripts/mkoffsets.sh, from
 arch/x86_64/kernel/asm-offsets.c): NAME = number lines, and NAME = ["word", ...]
@@ -62,15 +62,41 @@ def clean_env(env: dict | None = None) -> dict:
     return env
 
 
+MAKEFILE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "Makefile")
+DEFAULT_RE = re.compile(r"^([A-Z_]+)\s*\?=\s*(\S*)\s*$", re.M)
+_defaults: dict[str, str] | None = None
+
+
+def make_defaults() -> dict[str, str]:
+    """The Makefile's defaults, its `VAR ?= value` lines (COUNT=folded,
+    PREEMPT=full, ...)."""
+    global _defaults
+    if _defaults is None:
+        with open(MAKEFILE) as f:
+            _defaults = dict(DEFAULT_RE.findall(f.read()))
+    return _defaults
+
+
 def build_hash(make_vars: list[str] | tuple = ()) -> str:
-    """The same for the same VAR=value words in any order: the sha1 of
-    their sorted, NUL-joined list, 10 hex digits."""
-    key = "\0".join(sorted(make_vars))
+    """The same for the same build: the sha1 of the VAR=value words,
+    sorted and NUL-joined, 10 hex digits, leaving out each word that says
+    what the Makefile's default already is (COUNT=folded PREEMPT=none is
+    PREEMPT=none's directory, COUNT=ti PREEMPT=full is COUNT=ti's)."""
+    defaults = make_defaults()
+    key = "\0".join(sorted(w for w in make_vars
+                           if defaults.get(w.partition("=")[0]) != w.partition("=")[2]))
     return hashlib.sha1(key.encode()).hexdigest()[:10]
 
 
+DEFAULT_HASH = hashlib.sha1(b"").hexdigest()[:10]
+
+
 def build_dir(out: str, make_vars: list[str] | tuple = ()) -> str:
-    return f"{out}/cfg/{build_hash(make_vars)}"
+    """<out>/cfg/<build_hash>/; the Makefile's defaults build in <out>
+    itself, where `make` and `make run` build them."""
+    key = build_hash(make_vars)
+    return out if key == DEFAULT_HASH else f"{out}/cfg/{key}"
 
 
 def iso_command(make: list[str], bdir: str, iso: str, cmdline: str,

@@ -23,7 +23,7 @@ PROFILE       ?= timer ctxsw ipc irq
 PROFILE_N     ?=
 PROFILE_BUILD ?=
 PROFILE_OUT   := $(or $(BUILD),build)/profile
-PROFILE_RUN    = python3 tools/profile/run-profile --out $(PROFILE_OUT) \
+PROFILE_RUN    = python3 tools/profile/run-profile --out $(PROFILE_OUT) --objects $(or $(BUILD),build) \
 		 $(if $(PROFILE_N),--n $(PROFILE_N)) \
 		 $(foreach v,$(PROFILE_BUILD),--make-var $(v)) \
 		 $(if $(filter 1,$(RELEASE)),--make-var RELEASE=1)
