@@ -78,25 +78,28 @@ def make_defaults() -> dict[str, str]:
     return _defaults
 
 
-def build_hash(make_vars: list[str] | tuple = ()) -> str:
-    """The same for the same build: the sha1 of the VAR=value words,
-    sorted and NUL-joined, 10 hex digits, leaving out each word that says
-    what the Makefile's default already is (COUNT=folded PREEMPT=none is
-    PREEMPT=none's directory, COUNT=ti PREEMPT=full is COUNT=ti's)."""
+def significant_vars(make_vars: list[str] | tuple = ()) -> list[str]:
+    """The VAR=value words that make a build differ from the default one,
+    sorted: each word that says what the Makefile's default already is
+    (COUNT=folded, PREEMPT=full) left out."""
     defaults = make_defaults()
-    key = "\0".join(sorted(w for w in make_vars
-                           if defaults.get(w.partition("=")[0]) != w.partition("=")[2]))
-    return hashlib.sha1(key.encode()).hexdigest()[:10]
+    return sorted(w for w in make_vars
+                  if defaults.get(w.partition("=")[0]) != w.partition("=")[2])
 
 
-DEFAULT_HASH = hashlib.sha1(b"").hexdigest()[:10]
+def build_hash(make_vars: list[str] | tuple = ()) -> str:
+    """The same for the same build: the sha1 of significant_vars(), NUL-joined,
+    10 hex digits (COUNT=folded PREEMPT=none is PREEMPT=none's directory,
+    COUNT=ti PREEMPT=full is COUNT=ti's)."""
+    return hashlib.sha1("\0".join(significant_vars(make_vars)).encode()).hexdigest()[:10]
 
 
 def build_dir(out: str, make_vars: list[str] | tuple = ()) -> str:
     """<out>/cfg/<build_hash>/; the Makefile's defaults build in <out>
     itself, where `make` and `make run` build them."""
-    key = build_hash(make_vars)
-    return out if key == DEFAULT_HASH else f"{out}/cfg/{key}"
+    if not significant_vars(make_vars):
+        return out
+    return f"{out}/cfg/{build_hash(make_vars)}"
 
 
 def iso_command(make: list[str], bdir: str, iso: str, cmdline: str,
