@@ -59,6 +59,8 @@ void enqueue(struct rq *rq, struct thread *t, bool head)
 		list_add_tail(&t->rq_node, &rq->normal);
 	}
 	rq->nr_queued++;
+	if (thread_migratory(t))
+		rq->nr_migratory++;
 	t->on_rq = 1;
 }
 

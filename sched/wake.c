@@ -237,12 +237,15 @@ static bool may_pull(const struct thread *t, u32 cpu)
 	return (t->allowed_cpus & (1UL << cpu)) && !is_migration_disabled(t);
 }
 
-/* An idle CPU takes a queued thread from a busy one. Locks in CPU order. */
+/* An idle CPU takes a queued thread from a busy one. Locks in CPU order.
+ * A run queue whose queued threads are all pinned to it is not locked:
+ * pairs pinned to their CPUs never find their run queue held by an idle
+ * CPU that could take nothing from it. */
 void sched_pull_work(void)
 {
 	u32 self = raw_smp_processor_id();
 	for_each_online_cpu(c) {
-		if (c == self || READ_ONCE(rqs[c].nr_queued) == 0)
+		if (c == self || READ_ONCE(rqs[c].nr_migratory) == 0)
 			continue;
 		struct rq *a = &rqs[MIN(c, self)], *b = &rqs[MAX(c, self)];
 		u64 f = local_irq_save();

@@ -1,5 +1,6 @@
 /* The smp suite: per-CPU areas, APIC IDs, IPIs, cross-CPU calls, a
- * spinlock stress, a contention counted, the tick and one-shot timers on every CPU. */
+ * spinlock stress, a contention counted, the tick and one-shot timers on every CPU,
+ * an idle CPU pulling a queued thread. */
 #include "tests/kernel/ktest.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
@@ -288,6 +289,62 @@ static void oneshot_timer(struct ktest *t)
 	}
 }
 
+/* An idle CPU pulls a queued thread that may run there (sched_pull_work(),
+ * which looks only at run queues holding such a thread: nr_migratory).
+ * M, allowed here and on X, is woken while both CPUs are busy, so it
+ * queues here, behind this thread, which then keeps the CPU with
+ * preemption off; when X's hog leaves, X goes idle and must take M.
+ * It takes microseconds; the bound is for a host that stalls a vCPU. */
+struct pull {
+	volatile int hog_running, hog_leave, m_cpu;
+};
+
+static void pull_hog(void *arg)
+{
+	struct pull *p = arg;
+	p->hog_running = 1;
+	while (!READ_ONCE(p->hog_leave))
+		cpu_relax();
+}
+
+static void pull_m(void *arg)
+{
+	struct pull *p = arg;
+	WRITE_ONCE(p->m_cpu, (int)raw_smp_processor_id());
+}
+
+static void idle_cpu_pulls_queued_thread(struct ktest *t)
+{
+	static struct pull p;
+	if (nr_cpus_online < 2)
+		KT_SKIP(t, "one CPU: no CPU to pull to");
+	u32 self = raw_smp_processor_id(), x = self ? 0 : 1;
+	if (current_thread()->allowed_cpus != 1UL << self)
+		KT_SKIP(t, "the suite's thread may move: M would not queue behind it");
+	p = (struct pull){ .m_cpu = -1 };
+	struct thread *hog = thread_create(pull_hog, &p, "pull-hog", 50, 1UL << x);
+	struct thread *m = kthread_create(pull_m, &p, "pull-m", PRIO_NORMAL,
+					  (1UL << self) | (1UL << x));
+	KT_ASSERT(t, hog && m);
+	u64 end = ktime_get_ns() + 500 * NSEC_PER_MSEC;
+	while (!READ_ONCE(p.hog_running) && ktime_get_ns() < end)
+		cpu_relax();
+	m->cpu = (int)self; /* both busy: select_cpu() keeps it where it was */
+	preempt_disable();
+	wake_up_thread(m);
+	int queued_on = READ_ONCE(m->cpu);
+	WRITE_ONCE(p.hog_leave, 1);
+	end = ktime_get_ns() + 500 * NSEC_PER_MSEC;
+	while (READ_ONCE(p.m_cpu) < 0 && ktime_get_ns() < end)
+		cpu_relax();
+	int ran_on = READ_ONCE(p.m_cpu);
+	preempt_enable(); /* not pulled: M runs here now */
+	thread_join(m);
+	thread_join(hog);
+	KT_EXPECT_EQ(t, queued_on, (int)self);
+	KT_EXPECT_EQ(t, ran_on, (int)x);
+}
+
 KTEST_SUITE(smp,
 	KTEST_CASE(percpu_areas),
 	KTEST_CASE(apic_ids),
@@ -296,4 +353,5 @@ KTEST_SUITE(smp,
 	KTEST_CASE(spinlock_stress),
 	KTEST_CASE(contention_counted),
 	KTEST_CASE(tick_everywhere),
-	KTEST_CASE(oneshot_timer));
+	KTEST_CASE(oneshot_timer),
+	KTEST_CASE(idle_cpu_pulls_queued_thread));
