@@ -148,6 +148,11 @@ void irq_release_process(struct process *p)
 {
 	for (u32 irq = 0; irq < NR_ISA_IRQS; irq++) {
 		struct irq_binding *b = &bindings[irq];
+		/* Only p's own irq_bind() makes p an owner, and p is exiting:
+		 * a line that is not p's now never will be. Most processes own
+		 * none, and their exits on two CPUs must not meet on bind_lock. */
+		if (READ_ONCE(b->owner) != p)
+			continue;
 		u64 f = raw_spin_lock_irqsave(&bind_lock);
 		struct notification *n = b->owner == p ? b->n : NULL;
 		if (n) {
