@@ -59,8 +59,7 @@ void enqueue(struct rq *rq, struct thread *t, bool head)
 		list_add_tail(&t->rq_node, &rq->normal);
 	}
 	rq->nr_queued++;
-	if (thread_migratory(t))
-		rq->nr_migratory++;
+	rq->migratory_queued |= t->migratory; /* no branch: every switch comes here */
 	t->on_rq = 1;
 }
 

@@ -12,7 +12,9 @@ struct rq {
 	struct list_head fifo;     /* prio 1..99, highest first, FIFO within */
 	struct list_head normal;   /* prio 0, round-robin */
 	u32 nr_queued;             /* in the two lists (curr is not) */
-	u32 nr_migratory;          /* of those, allowed on another CPU too */
+	/* Some queued thread may run on another CPU: set by enqueue(),
+	 * cleared by an idle CPU's sched_pull_work() that finds none. */
+	u8 migratory_queued;
 	struct thread *curr;
 	struct thread *idle;
 	/* sched/rt.c: user FIFO time in this period of one second. */
@@ -74,18 +76,9 @@ static inline bool rt_throttled(const struct rq *rq, const struct thread *t)
 	return rq->rt_throttled && t->prio > PRIO_NORMAL && t->mm;
 }
 
-/* May t run on more than one CPU? (Linux counts such tasks in
- * rt_nr_migratory.) allowed_cpus does not change while t is queued. */
-static inline bool thread_migratory(const struct thread *t)
-{
-	return (t->allowed_cpus & (t->allowed_cpus - 1)) != 0;
-}
-
 static inline void dequeue(struct rq *rq, struct thread *t)
 {
 	list_del_init(&t->rq_node);
 	rq->nr_queued--;
-	if (thread_migratory(t))
-		rq->nr_migratory--;
 }
 #endif

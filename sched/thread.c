@@ -40,6 +40,12 @@ static void add_to_all(struct thread *t)
 	raw_spin_unlock_irqrestore(&threads_lock, f);
 }
 
+void thread_set_allowed_cpus(struct thread *t, u64 allowed)
+{
+	t->allowed_cpus = allowed;
+	t->migratory = (allowed & (allowed - 1)) != 0;
+}
+
 struct thread *thread_alloc(const char *name, int prio, u64 allowed)
 {
 	struct thread *t = kzalloc(sizeof(*t));
@@ -48,7 +54,7 @@ struct thread *thread_alloc(const char *name, int prio, u64 allowed)
 	strlcpy(t->name, name, sizeof(t->name));
 	t->prio = t->normal_prio = prio;
 	INIT_LIST_HEAD(&t->pi_locks);
-	t->allowed_cpus = allowed;
+	thread_set_allowed_cpus(t, allowed);
 	t->state = THREAD_SLEEPING;
 	INIT_LIST_HEAD(&t->rq_node);
 	add_to_all(t);

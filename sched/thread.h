@@ -55,6 +55,9 @@ struct thread {
 	/* The bands it ran in and left since the tick last accounted it
 	 * (RAN_FIFO, RAN_NORMAL: sched/rq.h), under its rq lock. */
 	u8 ran_bands;
+	/* Allowed on more than one CPU (Linux: nr_cpus_allowed > 1): kept
+	 * with allowed_cpus by thread_set_allowed_cpus(). */
+	u8 migratory;
 	volatile int on_rq;
 	struct list_head rq_node;  /* run queue */
 	struct list_head all_node; /* every thread, for ps */
@@ -77,6 +80,9 @@ struct thread {
  * yet (idle threads; NULL if out of memory), and the first frame
  * switch_to() returns through. */
 struct thread *thread_alloc(const char *name, int prio, u64 allowed);
+/* Its affinity mask, and whether it has more than one CPU: only while t
+ * is on no run queue (at creation, or asleep). */
+void thread_set_allowed_cpus(struct thread *t, u64 allowed);
 void thread_setup_stack(struct thread *t, u64 top);
 /* A new thread's first C code (called by thread_entry, switch.asm). */
 void thread_start(struct thread *prev);

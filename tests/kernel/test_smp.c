@@ -290,7 +290,7 @@ static void oneshot_timer(struct ktest *t)
 }
 
 /* An idle CPU pulls a queued thread that may run there (sched_pull_work(),
- * which looks only at run queues holding such a thread: nr_migratory).
+ * which looks only at run queues holding such a thread: migratory_queued).
  * M, allowed here and on X, is woken while both CPUs are busy, so it
  * queues here, behind this thread, which then keeps the CPU with
  * preemption off; when X's hog leaves, X goes idle and must take M.

@@ -312,7 +312,7 @@ static void wake_moves_with_both_locks(struct ktest *t)
 	KT_ASSERT(t, mv_t);
 	bool parked = WAIT_UNTIL(!READ_ONCE(mv_t->on_rq));
 	/* Asleep on A; from now on it may run on B alone. */
-	mv_t->allowed_cpus = 1UL << mv_b;
+	thread_set_allowed_cpus(mv_t, 1UL << mv_b);
 	struct thread *h = parked ? thread_create(mv_holder, NULL, "mv_h", 90, 1UL << mv_b) : NULL;
 	struct thread *w = h ? thread_create(mv_waker, NULL, "mv_w", 90, 1UL << mv_a) : NULL;
 	if (w)
