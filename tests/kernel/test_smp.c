@@ -325,7 +325,16 @@ static void idle_cpu_pulls_queued_thread(struct ktest *t)
 	struct thread *hog = thread_create(pull_hog, &p, "pull-hog", 50, 1UL << x);
 	struct thread *m = kthread_create(pull_m, &p, "pull-m", PRIO_NORMAL,
 					  (1UL << self) | (1UL << x));
-	KT_ASSERT(t, hog && m);
+	if (!hog || !m) { /* no hog left spinning on X, no M left unstarted */
+		WRITE_ONCE(p.hog_leave, 1);
+		if (m) {
+			wake_up_thread(m);
+			thread_join(m);
+		}
+		if (hog)
+			thread_join(hog);
+		KT_ASSERT(t, hog && m);
+	}
 	u64 end = ktime_get_ns() + 500 * NSEC_PER_MSEC;
 	while (!READ_ONCE(p.hog_running) && ktime_get_ns() < end)
 		cpu_relax();
