@@ -72,33 +72,32 @@ static void resched_ipi_every_mode(struct ktest *t)
 	preempt_mode_set(saved);
 }
 
-static void busy_300ms(void *arg)
+static void race_from_cpu1(void *arg)
 {
-	(void)arg;
-	u64 end = ktime_get_ns() + 300 * NSEC_PER_MSEC;
-	while (ktime_get_ns() < end)
-		cpu_relax();
+	char arg0[] = "race", arg1[] = "rounds=10";
+	char *argv[] = { arg0, arg1 };
+	cap = (struct printk_capture){ out, sizeof(out), 0, true };
+	printk_capture_start(&cap); /* CPU 1's lines: it stays there */
+	*(int *)arg = bench_race(2, argv);
+	printk_capture_stop();
 }
 
-/* A higher-priority thread holds CPU 1 while bench race runs, so no
- * request races a count update. Each of the 10 rounds waits 10 ms for the
- * hammer to be CPU 1's thread and gives up (100 ms in all); the thread
- * lets go after 300 ms, so the hammer can then run and end. The report
- * used to say "0 lost" all the same; it must say that it tested nothing. */
+/* bench race run by a higher-priority thread on CPU 1 itself: the
+ * hammer it starts there runs only while that thread sleeps (its first
+ * millisecond, and its join at the end), so no request can race a count
+ * update, however slowly the host runs each vCPU. Each of the 10 rounds
+ * waits 10 ms for the hammer to be CPU 1's thread and gives up. The
+ * report used to say "0 lost" all the same; it must say that it tested
+ * nothing. (A busy thread that held CPU 1 for 300 ms of wall-clock time
+ * did the same until a loaded host stretched the rounds past it.) */
 static void race_inconclusive_when_nothing_raced(struct ktest *t)
 {
 	if (nr_cpus_online < 2)
 		KT_SKIP(t, "one CPU");
-	struct thread *busy = thread_create(busy_300ms, NULL, "busy-cpu1", 90, 1UL << 1);
-	KT_ASSERT(t, busy); /* NULL: no kernel stack or memory left */
-	sleep_ns(NSEC_PER_MSEC); /* it runs on CPU 1 now */
-	char arg0[] = "race", arg1[] = "rounds=10";
-	char *argv[] = { arg0, arg1 };
-	cap = (struct printk_capture){ out, sizeof(out), 0, true };
-	printk_capture_start(&cap);
-	int r = bench_race(2, argv);
-	printk_capture_stop();
-	thread_join(busy);
+	int r = -2;
+	struct thread *w = thread_create(race_from_cpu1, &r, "race-cpu1", 90, 1UL << 1);
+	KT_ASSERT(t, w); /* NULL: no kernel stack or memory left */
+	thread_join(w);
 	KT_EXPECT_EQ(t, r, 0);
 	KT_EXPECT_STR_CONTAINS(t, out, "bench race: inconclusive: only 0 of 10 requests raced");
 	KT_EXPECT_STR_CONTAINS(t, out, " raced=0 ");
