@@ -3,7 +3,7 @@
 # A Makefile fragment, included by the root Makefile; the work is done by
 # tools/profile/run-profile (see its --help). Names start with PROFILE_.
 #
-#   make profile                         the four paths (timer, ctxsw, ipc, irq), folded/full
+#   make profile                         the five paths (timer, ctxsw, ipc, irq, syscall), folded/full
 #   make profile PROFILE=timer           one path
 #   make profile PROFILE_BUILD="PREEMPT=none COUNT=ti" PROFILE_N=100
 #   make profile PROFILE=ipc RELEASE=1   the release build (kernel/debug/checks.h);
@@ -19,7 +19,7 @@
 # timer path's tables as checked excerpts (tests/check-docs runs them;
 # --update rewrites them), so a change that moves them shows in its diff.
 
-PROFILE       ?= timer ctxsw ipc irq
+PROFILE       ?= timer ctxsw ipc irq syscall
 PROFILE_N     ?=
 PROFILE_BUILD ?=
 PROFILE_OUT   := $(or $(BUILD),build)/profile

@@ -21,7 +21,9 @@ STAGES = [
     # IPC: the fast path's checks and message, the slow path's operations.
     ("ipc", ["ipc_*", "sys_ipc_*", "deliver", "transfer", "load_msg", "handle_lookup",
              "do_send", "recv_queued", "reply_locked", "link_reply", "lookup_ep",
-             "switch_or_wake", "current_process"]),
+             "switch_or_wake"]),
+    # A system call's own work, from its table (process/syscall.c).
+    ("call", ["sys_*", "current_process"]),
     # Finding the handler and acknowledging the interrupt.
     ("dispatch", ["irq_dispatch", "handle_irq", "apic_*", "lapic_*", "x2apic_*",
                   "xapic_*"]),
