@@ -11,6 +11,7 @@
 #ifndef FOLD_KERNEL_CMDLINE_H
 #define FOLD_KERNEL_CMDLINE_H
 #include "lib/types.h"
+#include "lib/string.h"
 
 /* The longest command line and autorun= value taken, in characters (the
  * buffers hold one byte more, the NUL). */
@@ -24,7 +25,7 @@
 #define CMDLINE_KEYS " loglevel preempt test autorun idle hz maxcpus bench shell clock" \
 	" might_fault watchdog_thresh serial_drv nproc failslab fail_page_alloc" \
 	" fail_stack_alloc fail_kobject_alloc fail_seed lab_seeds lab_case threadirqs" \
-	" ktest_case_ms"
+	" ktest_case_ms nosmap nosmep"
 
 /* One option: its key, what a value looks like and the default (both for
  * the warnings), the setter, which returns 0, or -1 for a bad value and
@@ -54,6 +55,18 @@ struct cmdline_option {
 
 /* Setter helpers. A number from lo to hi (lib/parse.h: k, M, G; 0x): */
 int cmdline_u32(const char *v, u32 *dst, u32 lo, u32 hi);
+/* A flag, Linux's bare word (threadirqs, nosmap): the key alone, =on or
+ * =1 set it; =off or =0 clear it. */
+static inline int cmdline_flag(const char *v, bool *dst)
+{
+	if (!*v || !strcmp(v, "1") || !strcmp(v, "on"))
+		*dst = true;
+	else if (!strcmp(v, "0") || !strcmp(v, "off"))
+		*dst = false;
+	else
+		return -1;
+	return 0;
+}
 /* A non-empty string that fits dst (size bytes with the NUL): */
 int cmdline_string(const char *v, char *dst, size_t size);
 

@@ -314,8 +314,12 @@ __noreturn void do_exit(int status)
 	t->mm = NULL;
 	switch_mm_irqs_off(t);
 	local_irq_enable();
-	mm_destroy(p->mm);
-	p->mm = NULL;
+	/* p->mm cleared before the pages go: a reader on p's CPU with
+	 * preemption off (the user suite's isolation case) sees either the
+	 * whole address space or none, never one half freed. */
+	struct mm *mm = p->mm;
+	WRITE_ONCE(p->mm, NULL);
+	mm_destroy(mm);
 	irq_release_process(p);  /* its interrupt lines: masked, unbound */
 	console_drv_exit(p);     /* the console's driver: the kernel takes it back */
 	ipc_state_exit(p->ipc); /* its caller learns it died; its handles close */

@@ -15,12 +15,10 @@ bool force_irqthreads = PREEMPT_RT;
  * on PREEMPT_RT, where threading is not optional). */
 static int set_threadirqs(const char *v)
 {
-	if (!*v || !strcmp(v, "1") || !strcmp(v, "on"))
-		force_irqthreads = true;
-	else if (!strcmp(v, "0") || !strcmp(v, "off"))
-		force_irqthreads = PREEMPT_RT;
-	else
+	bool on;
+	if (cmdline_flag(v, &on))
 		return -1;
+	force_irqthreads = on || PREEMPT_RT;
 	return 0;
 }
 early_param(threadirqs, set_threadirqs, force_irqthreads, "nothing, on or off",

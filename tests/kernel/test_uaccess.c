@@ -121,7 +121,7 @@ static void do_plain_read(void *arg)
 static void smap_blocks_plain_access(struct ktest *t)
 {
 	if (!smap_enabled)
-		KT_SKIP(t, "this CPU has no SMAP (QEMU: -cpu max)");
+		KT_SKIP(t, "SMAP is off: not in this CPU (QEMU: -cpu max), or nosmap");
 	struct mm *mm = borrow(t, MM_WRITE);
 	if (!mm)
 		return;
@@ -148,7 +148,7 @@ static void do_call(void *arg)
 static void smep_blocks_user_code(struct ktest *t)
 {
 	if (!smep_enabled)
-		KT_SKIP(t, "this CPU has no SMEP (QEMU: -cpu max)");
+		KT_SKIP(t, "SMEP is off: not in this CPU (QEMU: -cpu max), or nosmep");
 	struct mm *mm = mm_create();
 	KT_ASSERT(t, mm != NULL);
 	KT_ASSERT_EQ(t, mm_map_zero(mm, PAGE_VA, PAGE_SIZE, MM_EXEC), 0);
