@@ -116,6 +116,9 @@ MODEL_DEFS := $(call model_defs,$(COUNT))
 MODE_DEFS := -DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_$(shell echo $(PREEMPT_MODE) | tr a-z A-Z) \
 	-DPREEMPT_MODE_DEFAULT_NAME='"$(PREEMPT_MODE)"' -DPREEMPT_RT=$(PREEMPT_RT)
 
+# The kernel's command-line keys, for make help: kernel/cmdline.h's list.
+CMDLINE_OPTIONS := $(strip $(shell sed -n '/^\#define CMDLINE_KEYS/,/[^\\]$$/{s/.*CMDLINE_KEYS//;s/[\\"]//g;p}' kernel/cmdline.h))
+
 # ---- flags ----------------------------------------------------------------
 # -mno-red-zone: interrupts arrive on the current stack and would overwrite
 # the 128 bytes below %rsp. -mgeneral-regs-only: no SSE state to save.
@@ -348,10 +351,12 @@ experiments: tools
 	$(Q)python3 tools/experiments/run-experiments --out $(call sq,$(EXPERIMENTS_OUT)) \
 		$(if $(EXPERIMENTS_DOC),--doc $(call sq,$(EXPERIMENTS_DOC)))
 
-# KVM with -cpu host: x2APIC in use, the smp suite. Needs a working /dev/kvm.
+# KVM with -cpu host: every suite, x2APIC in use; on a PVM host, whose
+# KVM cannot run the guest kernel at CPL 0, only the smp suite with nosmap
+# (tests/run says so and skips the rest). Needs a working /dev/kvm.
 test-kvm: tools
 	$(Q)if [ ! -w /dev/kvm ]; then echo "test-kvm: /dev/kvm is missing or not writable: no KVM here"; exit 1; fi
-	$(Q)python3 tests/run --group kvm
+	$(Q)python3 tests/run --group kvm -j 2
 
 # Bochs 2.7 (no isa-debug-exit): boot to the end, power off through ACPI S5.
 .PHONY: test-bochs
@@ -480,7 +485,8 @@ help:
 	@echo "  compile_commands.json  every object's real compile command, for clangd/clang-tidy (make writes build/'s)"
 	@echo "  check-protos   fail if a .c file declares a function (tests/check-protos; the build's"
 	@echo "                 -Wmissing-prototypes -Wmissing-declarations -Wredundant-decls do the rest)"
-	@echo "  test-kvm       boot under KVM (x2APIC) and run the smp suite (not in make test)"
+	@echo "  test-kvm       boot under KVM (x2APIC): every suite, and the smp suite with nosmap on 2 and 4 CPUs;"
+	@echo "                 on a PVM host only the latter, and why (not in make test; docs/09-booting.md, KVM)"
 	@echo "  test-screen    the screen console: QMP screendump read back against the font (in make test)"
 	@echo "  test-bochs     boot under Bochs 2.7 (no isa-debug-exit) to the ACPI power-off (not in make test)"
 	@echo "  gdb            boot halted and attach GDB with fold's helpers (hbreak kmain)"
@@ -579,7 +585,8 @@ help:
 	@echo "  LOCKDEP=$(LOCKDEP)       1: lockdep-lite, lock order (ABBA) and IRQ-state checks (kernel/locking/lockdep.h)"
 	@echo "  RELEASE=$(RELEASE)       1: the release build, the checks that only catch bugs compiled out (kernel/debug/checks.h;"
 	@echo "                   docs/06-measuring.md lists them); 0: the debug build, every check"
-	@echo "  CMDLINE=\"$(CMDLINE)\"   kernel command line baked into the ISO"
+	@echo "  CMDLINE=\"$(CMDLINE)\"   kernel command line baked into the ISO; its options (docs/09-booting.md):"
+	@echo "$(CMDLINE_OPTIONS)" | fold -s -w 84 | sed 's/^/                  /'
 	@echo "  DEBUG=$(DEBUG)         1: build with -Og"
 	@echo "  BUILD=$(BUILD) ISO=$(ISO)  output places"
 	@echo "  CROSS_COMPILE=$(CROSS_COMPILE)  toolchain prefix, e.g. x86_64-elf-"

@@ -92,10 +92,11 @@ class ProcessSet:
 
     def run(self, cmd: list[str], *, timeout: float | None = None,
             output: str | None = None, cwd: str | None = None,
-            env: dict | None = None) -> Finished:
+            env: dict | None = None, stop_when=None) -> Finished:
         """cmd (as start() starts it), waited for up to timeout seconds;
         at the timeout, or on an exception such as KeyboardInterrupt, it is
-        stopped."""
+        stopped; and as soon as stop_when(), asked twice a second, is
+        true (a process that will never end by itself)."""
         t0 = time.monotonic()
         try:
             proc = start(cmd, output=output, cwd=cwd, env=env)
@@ -104,10 +105,21 @@ class ProcessSet:
         with self._lock:
             self._running.add(proc)
         result = Finished()
+        end = None if timeout is None else t0 + timeout
         try:
-            result.returncode = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            result.timed_out = True
+            while True:
+                left = None if end is None else max(0.0, end - time.monotonic())
+                if stop_when:
+                    left = 0.5 if left is None else min(0.5, left)
+                try:
+                    result.returncode = proc.wait(timeout=left)
+                    break
+                except subprocess.TimeoutExpired:
+                    if end is not None and time.monotonic() >= end:
+                        result.timed_out = True
+                        break
+                    if stop_when and stop_when():
+                        break
         finally:
             if proc.poll() is None:
                 stop(proc)

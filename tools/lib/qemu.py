@@ -27,6 +27,7 @@ import sys
 import threading
 from dataclasses import dataclass, field, replace
 
+from .patch_sites import function_at, symbols
 from .proc import ProcessSet, signal_name
 
 DEFAULT_QEMU = "qemu-system-x86_64"
@@ -35,6 +36,20 @@ ACCELS = ("tcg", "kvm")
 # machines the host KVM refuses QEMU 7.2's write of that MSR, and QEMU
 # aborts in kvm_buf_set_msrs before the guest runs. fold never reads it.
 KVM_CPU = "host,-arch-capabilities"
+# PVM (/sys/module/kvm_pvm, no vmx or svm in /proc/cpuinfo), the KVM of
+# some nested clouds, runs the guest kernel in ring 3 and emulates its
+# privileged instructions with KVM's instruction emulator, which has no
+# CLAC or STAC; a user program faults at its first syscall there, and the
+# BIOS and GRUB run in the emulator (about 2 minutes to fold's banner).
+PVM_LIMIT = ("this host's KVM is PVM (kvm_pvm, no vmx or svm in /proc/cpuinfo): it "
+             "runs the guest kernel in ring 3 and emulates its privileged instructions, "
+             "without CLAC and STAC, and user programs fault at their first system "
+             "call. Here fold runs under KVM only with nosmap and no user programs "
+             "(CMDLINE='nosmap test=smp'), about 2 minutes to boot; for the rest, "
+             "ACCEL=tcg, or a host whose KVM is kvm_intel or kvm_amd")
+# QEMU meets a guest its KVM cannot run with "KVM internal error.
+# Suberror: N" and a register dump, then pauses the VM, and never exits.
+KVM_ERROR_RE = re.compile(r"^KVM internal error\. Suberror: (\d+)(.*?)\bRIP=([0-9a-f]+)", re.M | re.S)
 # A deterministic virtual clock: one ns of guest time per instruction.
 ICOUNT = "shift=0,sleep=off"
 # How TCG runs the vCPUs (QEMU's "-accel tcg,thread=": "multi" gives each
@@ -118,6 +133,40 @@ def host_cores() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
+
+
+def kvm_limit() -> str | None:
+    """PVM_LIMIT on a host whose KVM cannot run a guest kernel at CPL 0,
+    else None (kvm_intel, kvm_amd, or no KVM: QEMU says so itself)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = set(f.read().split())
+    except OSError:
+        flags = set()
+    pvm = os.path.isdir("/sys/module/kvm_pvm") and not flags & {"vmx", "svm"}
+    return PVM_LIMIT if pvm else None
+
+
+def kvm_error(output: str, elf: str | None = None) -> str | None:
+    """QEMU's KVM internal error in output, in one line with the guest's
+    RIP as a function of elf, or None."""
+    m = KVM_ERROR_RE.search(output or "")
+    if not m:
+        return None
+    kind = "emulation failure" if "emulation failure" in m.group(2) else f"suberror {m.group(1)}"
+    rip = int(m.group(3), 16)
+    fn = f" ({'%s+%#x' % function_at(symbols(elf)[1], rip)})" if elf and os.path.exists(elf) else ""
+    return (f"KVM internal error ({kind}) at RIP {rip:#x}{fn}: QEMU paused the guest "
+            f"and was stopped; {kvm_limit() or 'the host KVM could not run that instruction'}")
+
+
+def read_text(path: str) -> str:
+    """path's text, or "" if it cannot be read."""
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
 
 
 def tcg_note(machine: Machine) -> str | None:
@@ -321,6 +370,7 @@ class Boot:
     error: str = ""                 # QEMU could not be started at all
     qemu_output: str = ""           # its stdout and stderr
     command: list[str] = field(default_factory=list)
+    kvm_error: str | None = None    # kvm_error(): stopped, the guest paused
 
     @property
     def signal(self) -> int | None:
@@ -329,9 +379,10 @@ class Boot:
 
 
 def boot(cmd: list[str], *, serial_log: str, output: str, timeout: float,
-         procs: ProcessSet, cwd: str | None = None) -> Boot:
-    """Run QEMU in the background (its own session) until it exits or
-    timeout seconds pass. serial_log (where cmd's -serial file: writes) is
+         procs: ProcessSet, cwd: str | None = None, elf: str | None = None) -> Boot:
+    """Run QEMU in the background (its own session) until it exits,
+    timeout seconds pass or it reports a KVM internal error (kvm_error(),
+    RIP as a function of elf). serial_log (where cmd's -serial file: writes) is
     removed first, so that a previous run's log is never judged; output
     gets QEMU's own stdout and stderr. Relative paths are relative to cwd."""
     def at(path: str) -> str:
@@ -341,20 +392,22 @@ def boot(cmd: list[str], *, serial_log: str, output: str, timeout: float,
     os.makedirs(os.path.dirname(at(output)) or ".", exist_ok=True)
     if os.path.exists(at(serial_log)):
         os.remove(at(serial_log))
-    done = procs.run(cmd, timeout=timeout, output=at(output), cwd=cwd)
+    done = procs.run(cmd, timeout=timeout, output=at(output), cwd=cwd,
+                     stop_when=lambda: KVM_ERROR_RE.search(read_text(at(output))))
     result = Boot(exit_code=done.returncode, timed_out=done.timed_out,
                   seconds=done.seconds, command=cmd)
     if done.error:
         result.error = f"cannot start QEMU ({cmd[0]}): {done.error}"
         result.seconds = None
         return result
-    with open(at(output), errors="replace") as f:
-        result.qemu_output = f.read()
+    result.qemu_output = read_text(at(output))
+    result.kvm_error = kvm_error(result.qemu_output, elf and at(elf))
     return result
 
 
-def _relay(src, kept: list[bytes]) -> None:
-    """Copy QEMU's stderr to ours as it comes, keeping the last 64 KiB."""
+def _relay(src, kept: list[bytes], proc: subprocess.Popen) -> None:
+    """Copy QEMU's stderr to ours as it comes, keeping the last 64 KiB;
+    stop QEMU once it reports a KVM internal error (it would wait on)."""
     out = getattr(sys.stderr, "buffer", None)
     size = 0
     while True:
@@ -370,9 +423,11 @@ def _relay(src, kept: list[bytes]) -> None:
         size += len(chunk)
         while size > 65536 and len(kept) > 1:
             size -= len(kept.pop(0))
+        if KVM_ERROR_RE.search(b"".join(kept).decode(errors="replace")):
+            proc.terminate()
 
 
-def run_foreground(cmd: list[str]) -> Outcome:
+def run_foreground(cmd: list[str], elf: str | None = None) -> Outcome:
     """Run QEMU on this terminal (stdin and stdout: a -serial stdio console)
     and say what happened. Its stderr is passed through a pipe, to read
     "terminating on signal N"; SIGINT, SIGTERM and SIGHUP sent to us are
@@ -397,7 +452,7 @@ def run_foreground(cmd: list[str]) -> Outcome:
         if received:                    # a signal before we knew the pid
             proc.send_signal(received[0])
         kept: list[bytes] = []
-        relay = threading.Thread(target=_relay, args=(proc.stderr, kept), daemon=True)
+        relay = threading.Thread(target=_relay, args=(proc.stderr, kept, proc), daemon=True)
         relay.start()
         returncode = proc.wait()
         relay.join(timeout=5)
@@ -405,8 +460,11 @@ def run_foreground(cmd: list[str]) -> Outcome:
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
-    return outcome(returncode, b"".join(kept).decode(errors="replace"),
-                   received[0] if received else None)
+    said = b"".join(kept).decode(errors="replace")
+    stopped = kvm_error(said, elf)
+    if stopped:
+        return Outcome("error", 4, stopped)
+    return outcome(returncode, said, received[0] if received else None)
 
 
 # ---------------------------------------------------------------------------
@@ -500,9 +558,18 @@ def main(argv: list[str] | None = None) -> int:
               "qemu-system-gui package: scripts/install-deps.sh --window)", file=sys.stderr)
         return 4
     note = tcg_note(machine)
+    if machine.accel == "kvm" and kvm_limit():
+        # Without nosmap the first interrupt meets CLAC: say so now, not
+        # after the 2 minutes the BIOS and GRUB take to get there.
+        words = read_text(args.iso + ".cmdline").split()
+        if "nosmap" not in words:
+            print(f"fold: {kvm_limit()}. Not started: the command line has no nosmap "
+                  f"({' '.join(words) or 'unknown'})", file=sys.stderr)
+            return 4
+        note = f"fold: {kvm_limit()}"
     if note:
         print(note, file=sys.stderr)
-    result = run_foreground(cmd)
+    result = run_foreground(cmd, os.path.join(os.path.dirname(args.iso), "fold.elf"))
     if result.kind != "passed":
         print(f"fold: {result.message}", file=sys.stderr)
     return result.status
