@@ -65,6 +65,9 @@ def excerpts(root: str, names: list[str]) -> int:
     def duplicate(src):
         src.extend(["\n"] + [t + "\n" for _, t in region])
 
+    def misnamed(copy):     # prose naming a function its file does not define
+        copy.append(f"(`{e.file}`, `{e.name[:-2]}_elsewhere()`)\n")
+
     cases = [
         ("the undoctored copy passes", None, None, []),
         (f"one line doctored in the doc fails at its line and the source's",
@@ -77,7 +80,8 @@ def excerpts(root: str, names: list[str]) -> int:
          None, insert_above, [f"starts at {e.file}:{e.line + 1} today"]),
         ("its name gone from the source fails", None, rename, [f"{e.file} has no"]),
         ("its name defined twice fails", None, duplicate, [f"{e.file} has 2 of"]),
-    ]
+    ] + [("prose naming a function beside a file that has none fails", misnamed, None,
+          [f"{e.file} has no {e.name[:-2]}_elsewhere()"])] * e.name.endswith("()")
     failed = 0
     tmp = tempfile.mkdtemp(prefix="check-docs-excerpt.")
     try:
@@ -91,11 +95,12 @@ def excerpts(root: str, names: list[str]) -> int:
             with open(os.path.join(tmp, e.file), "w") as f:
                 f.writelines(src)
             text = "".join(copy)
-            _, errors = excerpts_mod.check(tmp, e.doc, text)
+            errors = excerpts_mod.check(tmp, e.doc, text)[1] + \
+                excerpts_mod.named(tmp, e.doc, text)[1]
             said = "\n".join(errors)
             ok = (not errors) if not want else (errors and all(w in said for w in want))
             fixed = ""
-            if want and ok and src_fix is not rename and src_fix is not duplicate:
+            if want and ok and src_fix not in (rename, duplicate) and doc_fix is not misnamed:
                 new, bad = excerpts_mod.update(tmp, e.doc, text)
                 again = excerpts_mod.check(tmp, e.doc, new)[1]
                 ok = not bad and not again and (src_fix or new == "".join(block))
@@ -158,12 +163,17 @@ def figures(root: str, names: list[str]) -> int:
         lines[n - 1] = lines[n - 1].rstrip("\n") + " (in 4,321 ns)\n"
         return "".join(lines), rep
 
+    def measured(doc, rep):
+        return doc + "\nIt printed `fault[5]: segfault` and 800.16 ns mean.\n", rep
+
     cases = [("the undoctored copy passes", None, []),
              (f"the figure {fig} made {wrong} fails", doctor_figure,
               [f"{name}:{n}", f"{figures_mod.REPORT}:{at}"]),
              ("its cell doctored in the report fails", doctor_report,
               [f"{name}:{n}", f"{figures_mod.REPORT}:{at}"]),
-             ("a bare figure beside it fails", bare, [f"{name}:{n}", "4,321 ns"])]
+             ("a bare figure beside it fails", bare, [f"{name}:{n}", "4,321 ns"]),
+             ("a pid and a figure with decimals in a paragraph of their own fail",
+              measured, ["fault[5]:", "800.16 ns"])]
     failed = 0
     tmp = tempfile.mkdtemp(prefix="check-docs-figure.")
     try:

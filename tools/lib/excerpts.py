@@ -355,6 +355,29 @@ def check(root: str, doc: str, text: str) -> tuple[int, list[str]]:
     return len(excerpts), errors
 
 
+# A function named beside its file in prose: `FILE`, `NAME()` or `NAME()`
+# in `FILE`. NAME must be defined there (resolved as a caption's would be),
+# so that a function that moved, or a wrapper named for what it wraps,
+# cannot leave the prose pointing at the wrong file.
+NAMED_RE = re.compile(r"`(?P<f>[\w./+-]+\.[ch])`,\s+`(?P<n>\w+)\(\)`"
+                      r"|`(?P<n2>\w+)\(\)`\s+in\s+`(?P<f2>[\w./+-]+\.[ch])`")
+
+
+def named(root: str, doc: str, text: str) -> tuple[int, list[str]]:
+    """How many functions the doc names beside a file, and which that
+    file does not define."""
+    found = list(NAMED_RE.finditer(text))
+    errors = []
+    for m in found:
+        file, name = m.group("f") or m.group("f2"), (m.group("n") or m.group("n2")) + "()"
+        try:
+            resolve(root, file, name)
+        except ResolveError as x:
+            errors.append(f"{doc}:{text.count(chr(10), 0, m.start()) + 1}: `{name}` "
+                          f"named in `{file}`: {x}")
+    return len(found), errors
+
+
 # ---------------------------------------------------------------------------
 # Rewriting them from the source
 # ---------------------------------------------------------------------------
