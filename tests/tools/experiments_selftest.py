@@ -1,5 +1,5 @@
 """E5's analyser on objects with a known answer (no QEMU; part of `make
-test`). A small C file is compiled with the kernel's code-model flags and
+test`). A small C file (codegen_sample.c) is compiled with the kernel's code-model flags and
 -fomit-frame-pointer; its functions are read, then one leaf is doctored
 in the object's bytes (its first instructions replaced by `call` to the
 next instruction and NOPs) and read again: the leaf count must drop by
@@ -19,36 +19,7 @@ import tempfile
 import codegen
 from tools.lib import summary_line
 
-SOURCE = r"""
-extern void preempt_schedule_thunk(void);
-extern void other(int);
-extern int counter;
-int table[16];
-
-/* a leaf without a frame */
-int leaf_sum(const int *p, int n)
-{
-	return p[0] * 7 + p[1] * 5 + p[n] + n;
-}
-/* another: doctored with a push */
-int leaf_mix(int a, int b)
-{
-	return (a ^ b) * 3 + (a & 15) * 11 - b;
-}
-/* leaf but for preempt_enable()'s slow path: still a leaf */
-void enable_like(void)
-{
-	if (__builtin_expect(--counter == 0, 0))
-		__asm__ __volatile__("call preempt_schedule_thunk" ::: "memory");
-}
-/* calls: not a leaf, and a frame or a push to keep its value */
-int caller(int x)
-{
-	other(x);
-	other(x + 1);
-	return x + table[x & 15];
-}
-"""
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "codegen_sample.c")
 FLAGS = ["-O2", "-ffreestanding", "-fno-pic", "-fno-pie", "-mcmodel=kernel",
          "-mno-red-zone", "-mgeneral-regs-only", "-fno-asynchronous-unwind-tables",
          "-fomit-frame-pointer", "-c"]
@@ -83,9 +54,8 @@ def main() -> int:
 
     cc = os.environ.get("CC", "gcc")
     with tempfile.TemporaryDirectory() as tmp:
-        src, obj = os.path.join(tmp, "t.c"), os.path.join(tmp, "t.o")
-        open(src, "w").write(SOURCE)
-        r = subprocess.run([cc] + FLAGS + ["-o", obj, src], capture_output=True, text=True)
+        obj = os.path.join(tmp, "t.o")
+        r = subprocess.run([cc] + FLAGS + ["-o", obj, SOURCE], capture_output=True, text=True)
         if r.returncode:
             print(f"selftest: {cc} failed: {r.stderr.strip()}")
             print(summary_line(0, 1))

@@ -3,14 +3,15 @@
 As a program:
 
     fakes.py qemu [--exit N] [--log FILE] [--hang] [--record FILE]
-                  [--kill-self SIGNAL] -- QEMU-ARGS
+                  [--kill-self SIGNAL] [--stderr TEXT] -- QEMU-ARGS
         Parses QEMU-ARGS as QEMU would (an option it does not know is an
         error: exit 1 with a message), writes FILE (or nothing, and an
         error message on stderr) where -serial points (file:PATH or stdio),
         then exits N (default 1: the kernel's "all passed"), or hangs.
         SIGINT, SIGTERM and SIGHUP make it do what QEMU does: print
         "terminating on signal N" and exit 0. --kill-self sends it one.
-        --record writes {"argv": QEMU-ARGS, "pid": its pid} as JSON.
+        --record writes {"argv": QEMU-ARGS, "pid": its pid} as JSON;
+        --stderr TEXT is printed there first (a KVM internal error).
     fakes.py make [--exit N] [--record FILE] [--fail-if VAR=VALUE]
                   [--refuse-makeflags] -- MAKE-ARGS
         Fails (with a compiler error) on --exit N > 0, or when MAKE-ARGS
@@ -177,6 +178,8 @@ def fake_qemu(argv: list[str], behaviour=None) -> int:
     elif serial == "stdio" and b.log:
         sys.stdout.buffer.write(b.log)
         sys.stdout.flush()
+    if "stderr" in opts:
+        print(opts["stderr"], file=sys.stderr, flush=True)
     if b.log is None:
         print(f"{DEFAULT_QEMU}: fake-qemu: pretending the machine type is wrong",
               file=sys.stderr, flush=True)
@@ -212,7 +215,8 @@ def fake_make(argv: list[str]) -> int:
 
 
 def qemu_command(log: str | None = None, exit: int = 1, hang: bool = False,
-                 record: str | None = None, kill_self: str | None = None) -> list[str]:
+                 record: str | None = None, kill_self: str | None = None,
+                 stderr: str | None = None) -> list[str]:
     """The command that runs this fake QEMU (the QEMU arguments follow)."""
     cmd = [sys.executable, THIS, "qemu", "--exit", str(exit)]
     if log:
@@ -223,6 +227,8 @@ def qemu_command(log: str | None = None, exit: int = 1, hang: bool = False,
         cmd += ["--record", record]
     if kill_self:
         cmd += ["--kill-self", kill_self]
+    if stderr:
+        cmd += ["--stderr", stderr]
     return cmd + ["--"]
 
 

@@ -216,6 +216,16 @@ def test_qemu_run(tmp) -> list[str]:
         if p.poll() is None:
             p.kill()
             p.wait()
+    # A KVM internal error: QEMU pauses the guest and waits; both ways of
+    # booting stop it at once and name the error and its RIP.
+    kvm = fakes.qemu_command(GOOD_LOG, hang=True, stderr="KVM internal error. Suberror: 1\n"
+                             "emulation failure\nRAX=0000000000000000 RIP=ffffffff80100010")
+    rc, out, err = _qemu_run(["--iso", iso], kvm)
+    b = qemu.boot(kvm + ["-serial", f"file:{tmp}/k.log"], serial_log=f"{tmp}/k.log",
+                  output=f"{tmp}/k.txt", timeout=20, procs=proc.ProcessSet())
+    said = "KVM internal error (emulation failure) at RIP 0xffffffff80100010"
+    if rc != 4 or said not in err or b.timed_out or said not in (b.kvm_error or ""):
+        problems.append(f"a KVM internal error: status {rc}, stderr {err!r}; boot {b}")
     rc, out, err = _qemu_run(["--iso", os.path.join(tmp, "none.iso")], fakes.qemu_command())
     if rc != 4 or "no such ISO" not in err:
         problems.append(f"a missing ISO: status {rc}, stderr {err!r}")
