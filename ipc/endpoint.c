@@ -16,8 +16,36 @@
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "sched/sched.h"
+#include "kernel/cmdline.h"
+#include "kernel/debug/checks.h"
+#include "kernel/time/time.h"
 #include "lib/string.h"
 #include "uapi/errno.h"
+
+/* ipc_handoff_delay=US, debug builds only: the slow path's direct switch
+ * first sleeps that long once the endpoint's lock is dropped, the gap in
+ * which a kill may wake the partner, which may then exit and be reaped
+ * (switch_or_wake()). Asleep, not spinning, so that the partner, its
+ * reaper and whoever is started in its place have the CPU meanwhile: a
+ * storm of kills (ipcfuzz storm, user/ipcfuzz.c; ipc-storm in
+ * tests/configs) then finds the gap every run instead of once in many. A
+ * wake-up (the partner's death fails the call) does not end the sleep. */
+static u32 ipc_handoff_delay;
+static int set_ipc_handoff_delay(const char *v)
+{
+	return cmdline_u32(v, &ipc_handoff_delay, 0, 100000);
+}
+early_param(ipc_handoff_delay, set_ipc_handoff_delay, ipc_handoff_delay,
+	    "microseconds, 0 to 100000 (debug builds)", "0");
+
+static void handoff_delay(void)
+{
+	if (!DEBUG_CHECKS || likely(!READ_ONCE(ipc_handoff_delay)))
+		return;
+	u64 end = ktime_get_ns() + ipc_handoff_delay * 1000ULL;
+	while (ktime_get_ns() < end)
+		sleep_until(end);
+}
 
 /* Highest priority first, FIFO within one priority: before the first
  * waiter of a lower priority. */
@@ -116,6 +144,7 @@ static struct thread *pin_partner(struct ipc_state *to)
 
 static void switch_or_wake(struct thread *next)
 {
+	handoff_delay();
 	if (sched_handoff(next))
 		this_cpu_stat_inc(ipc_handoff);
 	else
