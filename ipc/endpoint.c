@@ -16,8 +16,36 @@
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "sched/sched.h"
+#include "kernel/cmdline.h"
+#include "kernel/debug/checks.h"
+#include "kernel/time/time.h"
 #include "lib/string.h"
 #include "uapi/errno.h"
+
+/* ipc_handoff_delay=US, debug builds only: the slow path's direct switch
+ * first sleeps that long once the endpoint's lock is dropped, the gap in
+ * which a kill may wake the partner, which may then exit and be reaped
+ * (switch_or_wake()). Asleep, not spinning, so that the partner, its
+ * reaper and whoever is started in its place have the CPU meanwhile: a
+ * storm of kills (ipcfuzz storm, user/ipcfuzz.c; ipc-storm in
+ * tests/configs) then finds the gap every run instead of once in many. A
+ * wake-up (the partner's death fails the call) does not end the sleep. */
+static u32 ipc_handoff_delay;
+static int set_ipc_handoff_delay(const char *v)
+{
+	return cmdline_u32(v, &ipc_handoff_delay, 0, 100000);
+}
+early_param(ipc_handoff_delay, set_ipc_handoff_delay, ipc_handoff_delay,
+	    "microseconds, 0 to 100000 (debug builds)", "0");
+
+static void handoff_delay(void)
+{
+	if (!DEBUG_CHECKS || likely(!READ_ONCE(ipc_handoff_delay)))
+		return;
+	u64 end = ktime_get_ns() + ipc_handoff_delay * 1000ULL;
+	while (ktime_get_ns() < end)
+		sleep_until(end);
+}
 
 /* Highest priority first, FIFO within one priority: before the first
  * waiter of a lower priority. */
@@ -97,13 +125,31 @@ static bool ipc_handoff_ok(const struct ipc_state *s, const struct ipc_state *to
 	return !to->msg.grant; /* the receiver installs it itself, either way */
 }
 
-static void switch_or_wake(struct ipc_state *to)
+/* The direct switch comes after the endpoint's lock is dropped, and the
+ * partner's wait ended under it: from then on a kill may wake the
+ * partner, which returns, exits and is reaped, its ipc_state and thread
+ * freed, before this CPU gets here. So the caller takes the partner's
+ * thread, and a reference to it, under the lock and before the wait ends
+ * (pin_partner()): Linux's rule for a waker that uses a task past the
+ * lock that kept it from exiting (get_task_struct(): wake_q_add(),
+ * ipc/mqueue.c's pipelined_send()). A dead thread says THREAD_DEAD: the
+ * handoff and the wake-up then do nothing. The fast path has no such gap:
+ * it ends the wait under the run-queue lock that a kill's wake-up needs,
+ * and switches before that lock is dropped. */
+static struct thread *pin_partner(struct ipc_state *to)
 {
-	if (sched_handoff(to->t)) {
+	get_task_struct(to->t);
+	return to->t;
+}
+
+static void switch_or_wake(struct thread *next)
+{
+	handoff_delay();
+	if (sched_handoff(next))
 		this_cpu_stat_inc(ipc_handoff);
-		return;
-	}
-	wake_up_thread(to->t);
+	else
+		wake_up_thread(next);
+	put_task_struct(next);
 }
 
 static void make_runnable(struct ipc_state *w, long result)
@@ -136,21 +182,24 @@ long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call)
 		return ipc_block(s);
 	}
 	transfer(s, r, badge);
-	make_runnable(r, 0);
 	if (!call) {
+		make_runnable(r, 0);
 		wake_up_thread(r->t);
 		raw_spin_unlock_irqrestore(&ep->obj.lock, f);
 		return 0;
 	}
 	link_reply(r, s, ep);
-	bool direct = ipc_handoff_ok(s, r);
-	if (direct) /* the reply can only come from r, which runs next */
+	struct thread *next = NULL;
+	if (ipc_handoff_ok(s, r)) { /* the reply can only come from r, which runs next */
 		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
-	else
+		next = pin_partner(r);
+	}
+	make_runnable(r, 0); /* r may run, exit, be freed from here on */
+	if (!next)
 		wake_up_thread(r->t);
 	raw_spin_unlock_irqrestore(&ep->obj.lock, f);
-	if (direct)
-		switch_or_wake(r);
+	if (next)
+		switch_or_wake(next);
 	return ipc_block(s);
 }
 
@@ -186,8 +235,9 @@ long ipc_recv(struct ipc_state *s, struct endpoint *ep)
 }
 
 /* Under s->reply_ep's lock: the reply to s's caller, if it still waits
- * (a caller killed meanwhile cleared reply_to). The link is used up; the
- * caller puts s's reference to reply_ep once the lock is dropped. */
+ * (a caller killed meanwhile cleared reply_to), for the caller of this to
+ * make runnable. The link is used up; the caller puts s's reference to
+ * reply_ep once the lock is dropped. */
 static struct ipc_state *reply_locked(struct ipc_state *s)
 {
 	struct ipc_state *c = s->reply_to;
@@ -198,7 +248,6 @@ static struct ipc_state *reply_locked(struct ipc_state *s)
 	c->replier = NULL;
 	WRITE_ONCE(c->replier_pid, 0);
 	transfer(s, c, 0);
-	make_runnable(c, 0);
 	return c;
 }
 
@@ -209,8 +258,10 @@ long ipc_reply(struct ipc_state *s)
 		return -ESRCH;
 	u64 f = raw_spin_lock_irqsave(&e->obj.lock);
 	struct ipc_state *c = reply_locked(s);
-	if (c)
+	if (c) {
+		make_runnable(c, 0);
 		wake_up_thread(c->t);
+	}
 	raw_spin_unlock_irqrestore(&e->obj.lock, f);
 	kobject_put(&e->obj);
 	return c ? 0 : -ESRCH;
@@ -250,16 +301,21 @@ long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep)
 		raw_spin_lock(&second->obj.lock);
 	struct ipc_state *c = e ? reply_locked(s) : NULL;
 	bool queued = recv_queued(s, ep);
-	bool direct = false;
+	struct thread *next = NULL;
 	if (!queued) {
 		wait_on(s, &ep->obj);
 		ipc_enqueue(ep, s, IPC_WAIT_RECV, true);
-		direct = c && ipc_handoff_ok(s, c);
+		if (c && ipc_handoff_ok(s, c)) {
+			/* a sender would wake s from now on: it is queued */
+			__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+			next = pin_partner(c);
+		}
 	}
-	if (direct) /* a sender would wake s from now on: it is queued */
-		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
-	else if (c)
-		wake_up_thread(c->t);
+	if (c) {
+		make_runnable(c, 0); /* c may run, exit, be freed from here on */
+		if (!next)
+			wake_up_thread(c->t);
+	}
 	if (second)
 		raw_spin_unlock(&second->obj.lock);
 	raw_spin_unlock_irqrestore(&first->obj.lock, f);
@@ -267,8 +323,8 @@ long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep)
 		kobject_put(&e->obj);
 	if (queued)
 		return 0;
-	if (direct)
-		switch_or_wake(c);
+	if (next)
+		switch_or_wake(next);
 	return ipc_block(s);
 }
 

@@ -11,6 +11,7 @@
 #include "mm/mm.h"
 #include "kernel/panic.h"
 #include "kernel/debug/fault_inject.h"
+#include "kernel/debug/checks.h"
 #include "sched/sched.h"
 #include "lib/string.h"
 #include "lib/format.h"
@@ -219,6 +220,12 @@ void ipc_state_exit(struct ipc_state *s)
 void ipc_state_destroy(struct ipc_state *s)
 {
 	ipc_state_exit(s); /* a second time finds nothing to do */
+	/* Debug builds poison it, as Linux's slab debugging does (POISON_FREE,
+	 * include/linux/poison.h): whoever still reads it finds a
+	 * non-canonical thread pointer and faults at once, rather than
+	 * going on with a stale one. */
+	if (DEBUG_CHECKS)
+		memset(s, 0x6b, sizeof(*s));
 	kfree(s);
 }
 

@@ -25,7 +25,7 @@
 #define CMDLINE_KEYS " loglevel preempt test autorun idle hz maxcpus bench shell clock" \
 	" might_fault watchdog_thresh serial_drv nproc failslab fail_page_alloc" \
 	" fail_stack_alloc fail_kobject_alloc fail_seed lab_seeds lab_case threadirqs" \
-	" ktest_case_ms nosmap nosmep"
+	" ktest_case_ms nosmap nosmep ipc_handoff_delay"
 
 /* One option: its key, what a value looks like and the default (both for
  * the warnings), the setter, which returns 0, or -1 for a bad value and

@@ -24,6 +24,7 @@ struct thread boot_thread = {
 	.all_node = LIST_HEAD_INIT(boot_thread.all_node),
 	.pi_locks = LIST_HEAD_INIT(boot_thread.pi_locks),
 	.rq_node = LIST_HEAD_INIT(boot_thread.rq_node),
+	.usage = 1, /* never freed */
 };
 
 static DEFINE_RAW_SPINLOCK(threads_lock); /* raw: rt_mutex_check_pi() walks under its raw lock */
@@ -56,6 +57,7 @@ struct thread *thread_alloc(const char *name, int prio, u64 allowed)
 	INIT_LIST_HEAD(&t->pi_locks);
 	thread_set_allowed_cpus(t, allowed);
 	t->state = THREAD_SLEEPING;
+	t->usage = 1; /* thread_join()'s */
 	INIT_LIST_HEAD(&t->rq_node);
 	add_to_all(t);
 	return t;
@@ -182,6 +184,11 @@ void thread_join(struct thread *t)
 	list_del(&t->all_node);
 	raw_spin_unlock_irqrestore(&threads_lock, f);
 	stack_free(t->stack_top);
+	put_task_struct(t);
+}
+
+void __put_task_struct(struct thread *t)
+{
 	kfree(t);
 }
 

@@ -68,7 +68,27 @@ struct thread {
 	/* migrate_disable()'s count, PREEMPT_RT only (sched/migrate.h):
 	 * written by the thread itself, read by whoever would move it. */
 	u32 migration_disabled;
+	/* References to the struct (Linux's task_struct usage): its
+	 * joiner's, from creation, and one per get_task_struct(). The
+	 * joiner frees the stack; the last put frees the struct. */
+	volatile u32 usage;
 };
+
+/* Keep t's struct past its exit and join, as Linux's get_task_struct():
+ * for a waker that uses t after dropping the lock that kept t from
+ * exiting (ipc/endpoint.c). A dead thread's struct says THREAD_DEAD, so
+ * a wake-up or a handoff of it does nothing. */
+static inline void get_task_struct(struct thread *t)
+{
+	__atomic_fetch_add(&t->usage, 1, __ATOMIC_RELAXED);
+}
+
+void __put_task_struct(struct thread *t); /* sched/thread.c: frees it */
+static inline void put_task_struct(struct thread *t)
+{
+	if (__atomic_sub_fetch(&t->usage, 1, __ATOMIC_ACQ_REL) == 0)
+		__put_task_struct(t);
+}
 
 /* The register frame at the top of every kernel stack: where an entry
  * from ring 3 saves the user's registers (TSS.RSP0 = stack_top), and where
