@@ -164,6 +164,11 @@ void ex_point(const struct ex_op *op, ex_cond_fn cond, const void *arg)
 {
 	struct thread_rt *t = &threads[running];
 	t->pending = *op;
+	const void *whole = sc->object && op->obj[0] && !op->obj[1] ? sc->object(op->obj[0]) : NULL;
+	if (whole && whole != op->obj[0]) {
+		t->pending.obj[1] = whole;
+		t->pending.kind[1] = EX_READ;
+	}
 	t->cond = cond;
 	t->cond_arg = arg;
 	to_scheduler();

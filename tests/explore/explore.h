@@ -50,6 +50,10 @@ struct ex_scenario {
 	const char *(*check_step)(void);
 	/* When no thread can run: NULL if the end is right, or what is wrong. */
 	const char *(*check_end)(void);
+	/* NULL, or the object an address belongs to (a heap block's start):
+	 * a point with one address also reads that object, so that a free
+	 * (a write of the start) is dependent on every access into it. */
+	const void *(*object)(const void *addr);
 };
 
 /* ---- for the front ends, from inside a thread ---- */

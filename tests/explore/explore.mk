@@ -7,16 +7,17 @@
 # EXPLORE_.
 #
 # The program compiles fold's own kernel/locking/rtmutex.c and
-# spinlock_rt.c, and kernel/irq/irq_thread.c, as they are in the tree, with tests/explore/shim/ first
+# spinlock_rt.c, kernel/irq/irq_thread.c, and ipc/endpoint.c and
+# object.c, as they are in the tree, with tests/explore/shim/ first
 # on the quote include path (-iquote), so that the raw spinlock, the
 # scheduler, printk and BUG they include are the explorer's; and with
 # shim/explore_shim.h force-included, whose macros make the owner
 # word's atomics and WRITE_ONCE() of a thread's state scheduling
 # points. explore-doctored is the same program linked with doctored
-# copies of rtmutex.c and irq_thread.c made from the real files at build
+# copies of rtmutex.c, irq_thread.c and endpoint.c made from the real files at build
 # time (tests/explore/doctor.py): the self-test's mutants.
 #
-# tests/explore/run-explore runs it: Part A (the rt_mutex scenarios),
+# tests/explore/run-explore runs it: Part A (the rt_mutex and IPC scenarios),
 # Part B (the count models' instructions, read from each model's built
 # fold.elf, as tests/check-disasm builds them), and --self-test.
 
@@ -24,13 +25,15 @@ EXPLORE_BUILD ?= $(or $(BUILD),build)/explore
 EXPLORE_CPPFLAGS = -iquote tests/explore/shim -I. -DPREEMPT_RT=1 \
 	-include tests/explore/shim/host.h -MMD -MP
 EXPLORE_KERNEL_SRCS := kernel/locking/rtmutex.c kernel/locking/spinlock_rt.c \
-	kernel/irq/irq_thread.c
+	kernel/irq/irq_thread.c ipc/endpoint.c ipc/object.c
 EXPLORE_SRCS := tests/explore/engine.c tests/explore/shim.c \
 	tests/explore/rtmutex_scenarios.c tests/explore/irq_shim.c tests/explore/fold_model.c \
+	tests/explore/ipc_scenarios.c tests/explore/ipc_shim.c \
 	tests/explore/fold_insn.c tests/explore/main.c
 EXPLORE_OBJS := $(EXPLORE_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
 EXPLORE_KOBJS := $(EXPLORE_KERNEL_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
-EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/rtmutex.c $(EXPLORE_BUILD)/doctored/irq_thread.c
+EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/rtmutex.c $(EXPLORE_BUILD)/doctored/irq_thread.c \
+	$(EXPLORE_BUILD)/doctored/endpoint.c
 # irq_thread.c's lock is static there; the explorer's copy of the object
 # makes it global, so that the explorer resets it before each run.
 EXPLORE_GLOBALIZE = $(if $(filter %/irq_thread.o,$@),objcopy --globalize-symbol=irq_request_mutex $@)
@@ -71,11 +74,15 @@ $(EXPLORE_BUILD)/doctored/irq_thread.c: kernel/irq/irq_thread.c tests/explore/do
 	@mkdir -p $(@D)
 	$(Q)python3 tests/explore/doctor.py $< $@
 
+$(EXPLORE_BUILD)/doctored/endpoint.c: ipc/endpoint.c tests/explore/doctor.py
+	@mkdir -p $(@D)
+	$(Q)python3 tests/explore/doctor.py $< $@
+
 $(EXPLORE_BUILD)/explore: $(EXPLORE_OBJS) $(EXPLORE_KOBJS)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
 
 $(EXPLORE_BUILD)/explore-doctored: $(EXPLORE_OBJS) $(EXPLORE_DOCTORED:.c=.o) \
-		$(EXPLORE_BUILD)/kernel/locking/spinlock_rt.o
+		$(EXPLORE_BUILD)/kernel/locking/spinlock_rt.o $(EXPLORE_BUILD)/ipc/object.o
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
 
 -include $(EXPLORE_OBJS:.o=.d) $(EXPLORE_KOBJS:.o=.d) $(EXPLORE_DOCTORED:.c=.d)

@@ -1,6 +1,7 @@
 /* The explorer's command line (tests/explore/run-explore drives it):
  *   explore rtmutex [--quick] [--only NAME] [--expect-violation NAME]
- * runs Part A's scenarios against the rtmutex.c it was linked with; one
+ * runs Part A's scenarios against the kernel files it was linked with
+ * (rtmutex.c, irq_thread.c; ipc/endpoint.c, the ipc scenarios); one
  * line per scenario, and a summary: scenarios, interleavings, steps, time.
  * --expect-violation: the named scenario must report a violation (the
  * self-test's doctored copy), the others are not run.
@@ -8,6 +9,7 @@
  * runs Part B on the instruction lists in FILE (fold_model.c). */
 #include "tests/explore/explore.h"
 #include "tests/explore/rtmutex_scenarios.h"
+#include "tests/explore/ipc_scenarios.h"
 #include "tests/explore/fold_model.h"
 
 #include <stdio.h>
@@ -34,15 +36,18 @@ static int run_rtmutex(int argc, char **argv)
 	}
 	int passed = 0, failed = 0, n = 0;
 	struct ex_stats total = { 0 };
-	for (int i = 0; i < rtmutex_nscenarios; i++) {
-		const struct ex_scenario *sc = &rtmutex_scenarios[i];
+	for (int i = 0; i < rtmutex_nscenarios + ipc_nscenarios; i++) {
+		bool ipc = i >= rtmutex_nscenarios;
+		const struct ex_scenario *sc = ipc ? &ipc_scenarios[i - rtmutex_nscenarios] :
+						     &rtmutex_scenarios[i];
 		if ((only && strcmp(sc->name, only)) || (quick && !sc->quick))
 			continue;
 		n++;
 		struct ex_stats st = ex_explore(sc, MAX_EXECUTIONS);
 		bool ok = expect ? st.failed : !st.failed;
-		printf("%s rtmutex %s: %s: %d threads, %llu interleavings (+%llu pruned), "
-		       "%llu steps, deepest %llu, %.2f s%s\n", ok ? "ok  " : "FAIL", sc->name,
+		printf("%s %s %s: %s: %d threads, %llu interleavings (+%llu pruned), "
+		       "%llu steps, deepest %llu, %.2f s%s\n", ok ? "ok  " : "FAIL",
+		       ipc ? "ipc" : "rtmutex", sc->name,
 		       sc->what, sc->nthreads, (unsigned long long)st.executions,
 		       (unsigned long long)st.pruned, (unsigned long long)st.steps,
 		       (unsigned long long)st.max_depth, st.seconds,

@@ -119,10 +119,24 @@ void explore_atomic_point(const volatile void *p, int write)
 			threads[ex_self()]->name);
 	if (lock_of_owner(p))
 		ex_point1((const void *)p, write ? EX_WRITE : EX_READ, NULL, NULL);
+	/* ipc/endpoint.c's and object.c's atomics, on the heap: a thread's
+	 * state or usage, an ipc_state's wait, an object's refs. */
+	if (ex_self() >= 0 && shim_heap_object((const void *)p)) {
+		ex_point1((const void *)p, write ? EX_WRITE : EX_READ, NULL, NULL);
+		shim_heap_check((const void *)p, "an atomic access");
+	}
 }
 
 void explore_atomic_done(const volatile void *p, const char *op, u64 before)
 {
+	struct thread *t = thread_of_state(p);
+	char buf[64];
+	if (t && ex_logging)
+		ex_log("%s %s's state: %s -> %s", op, t->name, shim_state_str((int)before),
+		       shim_state_str(t->state));
+	else if (ex_logging && ex_self() >= 0 && shim_heap_str((const void *)p, buf, sizeof(buf)))
+		ex_log(!strcmp(op, "load") ? "%s %s: %llu" : "%s %s: %llu -> %llu", op, buf,
+		       (unsigned long long)before, (unsigned long long)*(const volatile u32 *)p);
 	struct rt_mutex *m = lock_of_owner(p);
 	if (!m)
 		return;
@@ -147,6 +161,7 @@ void explore_atomic_done(const volatile void *p, const char *op, u64 before)
 
 void explore_write_point(const volatile void *p)
 {
+	shim_heap_check((const void *)p, "WRITE_ONCE()");
 	if (thread_of_state(p) || shim_irq_watched(p))
 		ex_point1((const void *)p, EX_WRITE, NULL, NULL);
 }
@@ -200,7 +215,9 @@ void raw_spin_lock(raw_spinlock_t *l)
 		raws[nraws++] = l;
 	if (ex_self() < 0)
 		return; /* the scenario's setup, outside the threads */
+	shim_heap_check(l, "raw_spin_lock()");
 	ex_point1(l, EX_WRITE, raw_free, l);
+	shim_heap_check(l, "raw_spin_lock()");
 	l->holder = ex_self() + 1;
 	held++;
 	ex_log("takes %s", l->name);
@@ -267,7 +284,9 @@ void schedule(void)
  * RUNNING thread may be picked. */
 static bool try_to_wake_up(struct thread *t, int state, const char *how)
 {
+	shim_heap_check(t, how); /* a freed thread, or a pointer read from freed memory */
 	ex_point1((const void *)&t->state, EX_WRITE, NULL, NULL);
+	shim_heap_check(t, how);
 	if (state != THREAD_RTLOCK_WAIT && t->state == THREAD_RTLOCK_WAIT) {
 		bool woken = t->saved_state == state;
 		if (woken)

@@ -44,6 +44,21 @@ int shim_irq_start(void);
 int shim_irq_threads_made(void);
 bool shim_irq_watched(const volatile void *p);
 
+/* tests/explore/ipc_shim.c: the heap under ipc/endpoint.c and object.c.
+ * A freed block is poisoned and kept for the rest of the run. Reset it
+ * before a run; name a block for the reports ("S's thread"); the start
+ * of the block p points into, or NULL (and its name and offset); p, used by the running thread for
+ * `what`, points into a freed block or holds the poison: a use-after-free,
+ * reported, and the thread stops (a point's shim checks after the point).
+ * ipc_object(): a scenario's object hook (explore.h): the block's start. */
+void shim_heap_reset(void);
+void shim_heap_name(const void *p, const char *name);
+const void *shim_heap_object(const void *p);
+/* "S's ipc_state+0x10" for an address in a block, or NULL. */
+const char *shim_heap_str(const void *p, char *buf, size_t size);
+void shim_heap_check(const void *p, const char *what);
+const void *ipc_object(const void *addr);
+
 /* shim/explore_shim.h's points: p is an rt_mutex's owner word (atomics)
  * or a thread's state or the line's thread (WRITE_ONCE); any other address
  * is no point. */

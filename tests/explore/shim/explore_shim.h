@@ -26,6 +26,8 @@
 #define __atomic_fetch_or(p, v, mo) EXPLORE_AT(p, 1, "fetch_or", __atomic_fetch_or((p), (v), (mo)))
 #define __atomic_fetch_and(p, v, mo) EXPLORE_AT(p, 1, "fetch_and", __atomic_fetch_and((p), (v), (mo)))
 #define __atomic_fetch_add(p, v, mo) EXPLORE_AT(p, 1, "fetch_add", __atomic_fetch_add((p), (v), (mo)))
+#define __atomic_fetch_sub(p, v, mo) EXPLORE_AT(p, 1, "fetch_sub", __atomic_fetch_sub((p), (v), (mo)))
+#define __atomic_sub_fetch(p, v, mo) EXPLORE_AT(p, 1, "sub_fetch", __atomic_sub_fetch((p), (v), (mo)))
 #define __atomic_compare_exchange_n(p, e, d, w, s, f)                         \
 	EXPLORE_AT(p, 1, "cmpxchg", __atomic_compare_exchange_n((p), (e), (d), (w), (s), (f)))
 /* A store returns nothing: its own statement expression. */

@@ -15,6 +15,10 @@ bool wake_up_rtlock(struct thread *t);
 void current_save_and_set_rtlock_wait_state(void);
 void current_restore_rtlock_saved_state(void);
 void rt_mutex_setprio(struct thread *t, int prio);
+/* tests/explore/ipc_shim.c: ipc/endpoint.c's direct switch, and the
+ * sleep its debug delay would take (never: the delay is 0). */
+bool sched_handoff(struct thread *next);
+void sleep_until(u64 deadline_ns);
 /* tests/explore/irq_shim.c: a thread for the device line, never run. */
 struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
 			     int prio, u64 allowed_cpus);

@@ -15,6 +15,7 @@ typedef struct raw_spinlock {
 #define RAW_SPINLOCK_INIT(n) { 0, n }
 #define DEFINE_RAW_SPINLOCK(x) raw_spinlock_t x = RAW_SPINLOCK_INIT(#x)
 
+void raw_spin_lock_init(raw_spinlock_t *l, const char *name);
 void raw_spin_lock(raw_spinlock_t *l);
 void raw_spin_unlock(raw_spinlock_t *l);
 u64 raw_spin_lock_irqsave(raw_spinlock_t *l);
