@@ -142,6 +142,22 @@ static struct thread *pin_partner(struct ipc_state *to)
 	return to->t;
 }
 
+/* Under the lock that ends to's wait: s will sleep, and hands its CPU to
+ * to if it may. SLEEPING before the test of s's flags, the order of
+ * sched/wait.h: a kill before the store is seen by the test, and one
+ * after it finds s SLEEPING and wakes it (sched_handoff() switches only
+ * from a sleeping thread, so the switch becomes a wake-up). Tested first,
+ * a kill between the two would find s RUNNING, wake nothing, and s would
+ * sleep with it pending. */
+static struct thread *handoff_prepare(struct ipc_state *s, struct ipc_state *to)
+{
+	__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+	if (ipc_handoff_ok(s, to))
+		return pin_partner(to);
+	__atomic_store_n(&s->t->state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
 static void switch_or_wake(struct thread *next)
 {
 	handoff_delay();
@@ -189,11 +205,8 @@ long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call)
 		return 0;
 	}
 	link_reply(r, s, ep);
-	struct thread *next = NULL;
-	if (ipc_handoff_ok(s, r)) { /* the reply can only come from r, which runs next */
-		__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
-		next = pin_partner(r);
-	}
+	/* the reply can only come from r, which runs next */
+	struct thread *next = handoff_prepare(s, r);
 	make_runnable(r, 0); /* r may run, exit, be freed from here on */
 	if (!next)
 		wake_up_thread(r->t);
@@ -305,11 +318,8 @@ long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep)
 	if (!queued) {
 		wait_on(s, &ep->obj);
 		ipc_enqueue(ep, s, IPC_WAIT_RECV, true);
-		if (c && ipc_handoff_ok(s, c)) {
-			/* a sender would wake s from now on: it is queued */
-			__atomic_store_n(&s->t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
-			next = pin_partner(c);
-		}
+		if (c) /* a sender would wake s from now on: it is queued */
+			next = handoff_prepare(s, c);
 	}
 	if (c) {
 		make_runnable(c, 0); /* c may run, exit, be freed from here on */
@@ -354,8 +364,16 @@ long ipc_block(struct ipc_state *s)
 		/* SLEEPING before the test: a partner sets wait, then wakes
 		 * (the order of sched/wait.h). */
 		__atomic_store_n(&t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&s->wait, __ATOMIC_SEQ_CST) == IPC_RUNNING)
+		if (__atomic_load_n(&s->wait, __ATOMIC_SEQ_CST) == IPC_RUNNING) {
+			/* s may see its wait ended before its waker, on another
+			 * CPU, has called wake_up_thread(s->t) (s never slept, or
+			 * a kill woke it): s must not return, exit and be freed
+			 * under it. Every waker ends the wait and wakes under
+			 * wait_obj's lock, so one pass through it waits it out. */
+			u64 f = raw_spin_lock_irqsave(&s->wait_obj->lock);
+			raw_spin_unlock_irqrestore(&s->wait_obj->lock, f);
 			break;
+		}
 		if (fatal_signal_pending(s->proc)) {
 			/* wait_obj is alive: s holds a handle to it while it
 			 * waits, and only s closes its handles. */

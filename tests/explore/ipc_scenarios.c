@@ -1,4 +1,4 @@
-/* Part A's IPC scenarios: a call on an endpoint and its reply, over the
+/* The IPC scenarios: a call on an endpoint and its reply, over the
  * real ipc/endpoint.c and ipc/object.c (tests/explore/ipc_shim.c below
  * them), while a third thread kills one of the two partners, waits for
  * it to exit and reaps it (thread_join()'s put of its struct thread,
@@ -14,13 +14,11 @@
  * poisoned when freed; the shim reports any use of it afterwards as a
  * use-after-free, with the schedule.
  *
- * In ipc-call-kill, S replies with ipc_reply() and then receives, not
- * with ipc_reply_recv(): a kill of S between ipc_reply_recv()'s handoff
- * test (TIF_SIGPENDING) and its SLEEPING store finds S RUNNING, wakes
- * nothing, and S then switches away asleep, queued as a receiver, its
- * kill pending until the next call comes: a lost wake-up of its own, not
- * this scenario's. The kill's TIF_SIGPENDING is read by that test under
- * the endpoint's lock, in a step whose point names the lock only.
+ * A kill of S between ipc_reply_recv()'s handoff test (TIF_SIGPENDING)
+ * and its SLEEPING store would find S RUNNING and wake nothing; S would
+ * then switch away asleep, queued as a receiver, its kill pending until
+ * the next call came (a lost wake-up): ipc-call-kill finds it if the
+ * store does not come first.
  *
  * What must hold at the end: every thread finished, but for S in
  * ipc-reply-kill, which may be left asleep as a receiver waiting for the
@@ -40,6 +38,10 @@
 #include <string.h>
 
 enum { C, S, K };
+/* A scenario's arg: the victim, and REMOTE for C on CPU 1 (no direct
+ * switch then: the partner is woken where it ran). */
+#define REMOTE 0x10
+#define VICTIM (cur->arg & ~REMOTE)
 
 struct party {
 	struct thread *t;
@@ -86,6 +88,10 @@ static void reset(const struct ex_scenario *sc)
 	shim_heap_reset();
 	new_party(C, "C");
 	new_party(S, "S");
+	if (sc->arg & REMOTE) {
+		pt[C].t->cpu = 1;
+		pt[C].t->allowed_cpus = 2;
+	}
 	memset(&killer, 0, sizeof(killer));
 	snprintf(killer.name, sizeof(killer.name), "K");
 	killer.cpu = 1;
@@ -119,7 +125,7 @@ static bool kill_pending(const void *arg)
 static bool exits_if_killed(int i, bool last)
 {
 	struct party *me = &pt[i];
-	ex_point1(me->p, EX_READ, last && i == cur->arg ? kill_pending : NULL, me->p);
+	ex_point1(me->p, EX_READ, last && i == VICTIM ? kill_pending : NULL, me->p);
 	if (!fatal_signal_pending(me->p)) {
 		ex_log("back in user mode, no fatal signal");
 		return false;
@@ -155,18 +161,9 @@ static void server(int self)
 	if (exits_if_killed(S, false))
 		return;
 	s->msg.w[0] = 2; /* the reply */
-	if (cur->arg == S) { /* then waits for the kill in a receive */
-		ex_activity("ipc_reply()");
-		r = ipc_reply(s);
-		ex_log("ipc_reply() returns %ld", r);
-		ex_activity("ipc_recv()");
-		r = ipc_recv(s, ep);
-		ex_log("ipc_recv() returns %ld", r);
-	} else {
-		ex_activity("ipc_reply_recv()");
-		r = ipc_reply_recv(s, ep);
-		ex_log("ipc_reply_recv() returns %ld", r);
-	}
+	ex_activity("ipc_reply_recv()");
+	r = ipc_reply_recv(s, ep);
+	ex_log("ipc_reply_recv() returns %ld", r);
 	exits_if_killed(S, true);
 }
 
@@ -175,7 +172,7 @@ static void server(int self)
 static void kill_and_reap(int self)
 {
 	(void)self;
-	struct party *v = &pt[cur->arg];
+	struct party *v = &pt[VICTIM];
 	struct thread *t = v->t;
 	ex_activity("kill(%s)", t->name);
 	struct ex_op op = { { v->p, v->s }, { EX_WRITE, EX_WRITE } };
@@ -191,7 +188,7 @@ static void kill_and_reap(int self)
 	ex_point1(t, EX_WRITE, NULL, NULL);
 	ex_log("put_task_struct(%s): usage %u -> %u", t->name, t->usage, t->usage - 1);
 	put_task_struct(t);
-	ex_activity("release(%s)", ex_thread_name(cur->arg)); /* t is freed */
+	ex_activity("release(%s)", ex_thread_name(VICTIM)); /* t is freed */
 	ex_point1(v->s, EX_WRITE, NULL, NULL);
 	ex_log("ipc_state_destroy()");
 	ipc_state_destroy(v->s);
@@ -204,14 +201,14 @@ static const char *check_end(void)
 		if (ex_thread_done(i))
 			continue;
 		struct ipc_state *s = i < K ? pt[i].s : NULL;
-		if (i == S && cur->arg == C && s->wait == IPC_WAIT_RECV && !list_empty(&s->node))
+		if (i == S && VICTIM == C && s->wait == IPC_WAIT_RECV && !list_empty(&s->node))
 			continue; /* asleep, queued: waits for the next call */
 		snprintf(why, sizeof(why), "%s never finishes (%s, wait %d): a lost wake-up",
 			 thp[i]->name, shim_state_str(thp[i]->state), s ? s->wait : -1);
 		return why;
 	}
 	long r = pt[C].result;
-	if (cur->arg == S && r != -EPIPE && !(r == 0 && pt[C].s->msg.w[0] == 2)) {
+	if (VICTIM == S && r != -EPIPE && !(r == 0 && pt[C].s->msg.w[0] == 2)) {
 		snprintf(why, sizeof(why), "C's call returns %ld with word %llu: neither S's "
 			 "reply (2) nor -EPIPE", r, (unsigned long long)pt[C].s->msg.w[0]);
 		return why;
@@ -230,5 +227,7 @@ const struct ex_scenario ipc_scenarios[] = {
 		     true, S),
 	IPC_SCENARIO("ipc-reply-kill", "S's reply_recv hands off to C; K kills C, which exits, is reaped",
 		     false, C),
+	IPC_SCENARIO("ipc-reply-kill-remote", "S's reply_recv wakes C on another CPU; K kills C, "
+		     "which exits, is reaped", false, C | REMOTE),
 };
 const int ipc_nscenarios = sizeof(ipc_scenarios) / sizeof(ipc_scenarios[0]);
