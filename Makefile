@@ -395,7 +395,7 @@ check: tools
 TEST_JOBS ?= 2
 test: tools
 	$(Q)$(MAKE) -s host-test
-	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths
+	$(Q)$(MAKE) -s --no-print-directory check-layers check-paths check-pictures
 	$(Q)mkdir -p $(BUILD); \
 	$(MAKE) -s --no-print-directory test-builds > $(BUILD)/test-builds.log 2>&1 & builds=$$!; \
 	$(MAKE) -s --no-print-directory test-boots; boots=$$?; \
@@ -440,6 +440,7 @@ test-boots:
 -include tools/trace/trace.mk
 -include tests/docs.mk
 -include tools/lab/lab.mk
+-include docs/pictures/pictures.mk
 
 # ---- tools ------------------------------------------------------------------
 # Missing build tools: as root, install them with scripts/install-deps.sh;
@@ -540,6 +541,8 @@ help:
 	@echo "                 and compare every code excerpt with the source"
 	@echo "  check-excerpts the docs' code excerpts against the source and their figures against"
 	@echo "                 docs/EXPERIMENTS.md, with a self-test (no QEMU; in make check)"
+	@echo "  pictures       render docs/pictures/*.dot to the SVGs the chapters show (Graphviz)"
+	@echo "  check-pictures each committed SVG is its .dot's rendering, else name the stale one (in make test)"
 	@echo "  docs-update    rewrite those excerpts from fresh output (cram -i -y), the code ones from the"
 	@echo "                 source, the figures from docs/EXPERIMENTS.md; then review the diff"
 	@echo "  iso            only the ISO (CMDLINE baked into grub.cfg, the user programs as modules)"

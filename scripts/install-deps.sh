@@ -6,7 +6,8 @@
 # grub-efi-amd64-bin, ovmf: the UEFI half of the ISO and make run UEFI=1;
 # trace-cmd: `trace-cmd report` in make trace and make test;
 # console-setup-linux: the PSF font of the screen console, scripts/mkfont.py;
-# python3-cram: tests/check-docs, the checked excerpts of README.md and docs/). With
+# python3-cram: tests/check-docs, the checked excerpts of README.md and docs/;
+# graphviz: make pictures and make check-pictures, docs/pictures/). With
 # --kernelshark, also what the KernelShark picture of docs/07-debugging.md is made with
 # (kernelshark, xvfb, x11-apps for xwd, imagemagick); with --window,
 # qemu-system-gui, the gtk window of make run DISPLAY_CONSOLE=1: nothing in
@@ -15,7 +16,7 @@
 set -eu
 PKGS="gcc make nasm binutils grub-pc-bin grub-common xorriso mtools \
 qemu-system-x86 gdb python3 gnuplot-nox clang libclang-rt-dev clang-tidy \
-bochs bochsbios vgabios grub-efi-amd64-bin ovmf trace-cmd console-setup-linux python3-cram"
+bochs bochsbios vgabios grub-efi-amd64-bin ovmf trace-cmd console-setup-linux python3-cram graphviz"
 for opt in "$@"; do
 	case "$opt" in
 	--kernelshark) PKGS="$PKGS kernelshark xvfb x11-apps imagemagick" ;;
