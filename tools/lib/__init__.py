@@ -7,6 +7,7 @@ start QEMU, stop processes and read the build through this package:
     qemu.py     the one QEMU command line, and what QEMU's exit status means;
                 tools/qemu-run is its command line (make run, make gdb)
     kvm.py      a KVM that cannot run all of fold (PVM), QEMU's KVM errors
+    rr.py       QEMU's record/replay of a run (make replay)
     proc.py     starting and stopping processes: timeouts, process groups,
                 the terminal's foreground job
     build.py    make: object directories, make's environment, and the
