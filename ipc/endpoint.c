@@ -207,7 +207,7 @@ long ipc_send(struct ipc_state *s, struct endpoint *ep, u64 badge, bool call)
 	link_reply(r, s, ep);
 	/* the reply can only come from r, which runs next */
 	struct thread *next = handoff_prepare(s, r);
-	make_runnable(r, 0); /* r may run, exit, be freed from here on */
+	make_runnable(r, 0); /* r may run; exit once the lock is dropped */
 	if (!next)
 		wake_up_thread(r->t);
 	raw_spin_unlock_irqrestore(&ep->obj.lock, f);
@@ -322,7 +322,7 @@ long ipc_reply_recv(struct ipc_state *s, struct endpoint *ep)
 			next = handoff_prepare(s, c);
 	}
 	if (c) {
-		make_runnable(c, 0); /* c may run, exit, be freed from here on */
+		make_runnable(c, 0); /* c may run; exit once the lock is dropped */
 		if (!next)
 			wake_up_thread(c->t);
 	}
