@@ -250,8 +250,8 @@ static bool conflict(int ka, int kb)
 
 static bool dependent(const struct ex_op *a, const struct ex_op *b)
 {
-	for (int i = 0; i < 2; i++)
-		for (int j = 0; j < 2; j++)
+	for (int i = 0; i < EX_OP_OBJS; i++)
+		for (int j = 0; j < EX_OP_OBJS; j++)
 			if (a->obj[i] && a->obj[i] == b->obj[j] && conflict(a->kind[i], b->kind[j]))
 				return true;
 	return false;
@@ -274,21 +274,32 @@ static void record_step(int q)
 	s->text[0] = 0;
 	if (ex_logging)
 		memcpy(s->act, t->activity, sizeof(s->act));
-	struct object *objs[2] = { NULL, NULL };
-	for (int i = 0; i < 2; i++) {
+	/* Each object once; written if any of its entries writes it. */
+	struct object *objs[EX_OP_OBJS] = { NULL };
+	bool writes[EX_OP_OBJS] = { false };
+	for (int i = 0; i < EX_OP_OBJS; i++) {
 		if (!s->op.obj[i] || s->op.kind[i] == EX_NONE)
 			continue;
-		objs[i] = object_of(s->op.obj[i]);
+		struct object *o = object_of(s->op.obj[i]);
+		int k = 0;
+		while (k < i && objs[k] != o)
+			k++;
+		objs[k] = o;
+		writes[k] |= s->op.kind[i] == EX_WRITE;
+	}
+	for (int i = 0; i < EX_OP_OBJS; i++) {
+		if (!objs[i])
+			continue;
 		join(t->clock, objs[i]->wclock);
-		if (s->op.kind[i] == EX_WRITE)
+		if (writes[i])
 			join(t->clock, objs[i]->rclock);
 	}
 	s->lclock = ++t->clock[q];
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < EX_OP_OBJS; i++) {
 		struct object *o = objs[i];
-		if (!o || (i == 1 && o == objs[0]))
+		if (!o)
 			continue;
-		if (s->op.kind[i] == EX_WRITE || (i == 0 && objs[1] == o && s->op.kind[1] == EX_WRITE)) {
+		if (writes[i]) {
 			memcpy(o->wclock, t->clock, sizeof(o->wclock));
 			memcpy(o->rclock, t->clock, sizeof(o->rclock));
 		} else {
@@ -307,7 +318,7 @@ static void add_backtracks(void)
 		if (t->status == T_DONE)
 			continue;
 		int last = -1;
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < EX_OP_OBJS; k++) {
 			if (!t->pending.obj[k] || t->pending.kind[k] == EX_NONE)
 				continue;
 			struct object *o = object_of(t->pending.obj[k]);
@@ -495,10 +506,11 @@ static void print_schedule(int len, const char *end_failure)
 		       steps[d].act[0] ? ": " : "", steps[d].text);
 	}
 	printf("  (%d preemption%s)\n", preemptions, preemptions == 1 ? "" : "s");
+	const char *word = sc->found ? "REACHED" : "FAILED";
 	if (o == END && end_failure)
-		printf("  FAILED: %s\n", end_failure);
+		printf("  %s: %s\n", word, end_failure);
 	else
-		printf("  FAILED: %s\n", failure[0] ? failure : "(the replay did not fail)");
+		printf("  %s: %s\n", word, failure[0] ? failure : "(the replay did not fail)");
 }
 
 struct ex_stats ex_explore(const struct ex_scenario *scenario, uint64_t max_executions)
@@ -527,7 +539,8 @@ struct ex_stats ex_explore(const struct ex_scenario *scenario, uint64_t max_exec
 		}
 		if (o == FAILED || why) {
 			st.failed = true;
-			printf("VIOLATION in %s after %llu interleavings: %s\n", sc->name,
+			printf("%s in %s after %llu interleavings: %s\n",
+			       sc->found ? sc->found : "VIOLATION", sc->name,
 			       (unsigned long long)st.executions, o == FAILED ? failure : why);
 			print_schedule(depth, why);
 			if (why)

@@ -17,12 +17,13 @@
 
 enum ex_access { EX_NONE, EX_READ, EX_WRITE };
 
-/* What a thread does next at its scheduling point: up to two shared
+/* What a thread does next at its scheduling point: up to three shared
  * objects (addresses) and how it accesses each. Two operations are
  * dependent when they access one object and one of them writes it. */
+#define EX_OP_OBJS 3
 struct ex_op {
-	const void *obj[2];
-	uint8_t kind[2];
+	const void *obj[EX_OP_OBJS];
+	uint8_t kind[EX_OP_OBJS];
 };
 
 /* May the thread run its pending operation? (A free lock; a RUNNING
@@ -54,6 +55,9 @@ struct ex_scenario {
 	 * a point with one address also reads that object, so that a free
 	 * (a write of the start) is dependent on every access into it. */
 	const void *(*object)(const void *addr);
+	/* What the engine calls a failing end or step: NULL, "VIOLATION"; a
+	 * litmus test, which looks for an outcome, "REACHED". */
+	const char *found;
 };
 
 /* ---- for the front ends, from inside a thread ---- */

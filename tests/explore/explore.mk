@@ -29,7 +29,7 @@ EXPLORE_KERNEL_SRCS := kernel/locking/rtmutex.c kernel/locking/spinlock_rt.c \
 EXPLORE_SRCS := tests/explore/engine.c tests/explore/shim.c \
 	tests/explore/rtmutex_scenarios.c tests/explore/irq_shim.c tests/explore/fold_model.c \
 	tests/explore/ipc_scenarios.c tests/explore/ipc_shim.c \
-	tests/explore/fold_insn.c tests/explore/main.c
+	tests/explore/fold_insn.c tests/explore/fx_load.c tests/explore/tso.c tests/explore/litmus.c tests/explore/main.c
 EXPLORE_OBJS := $(EXPLORE_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
 EXPLORE_KOBJS := $(EXPLORE_KERNEL_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
 EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/rtmutex.c $(EXPLORE_BUILD)/doctored/irq_thread.c \

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tests/explore/explore.h"
+#include "tests/explore/tso.h"
 
 enum { FX_IMM, FX_REG, FX_MEM };
 
@@ -50,6 +51,7 @@ struct fx_prog {
 	uint64_t mem_addr[8], mem_val[8];
 	int nfuncs;
 	struct fx_func funcs[FX_MAX_FUNCS];
+	char outcome[96];        /* a litmus test's (litmus.c) */
 };
 
 /* One CPU context: registers, flags, and the model's hooks. */
@@ -70,15 +72,18 @@ struct fx_cpu {
 	bool called;
 	bool mid;                /* between an unlocked RMW's load and store */
 	void (*before_dec)(struct fx_cpu *cpu);   /* at the dec's first step */
+	/* Its store buffer (x86-TSO, tso.h), also its ctx_obj; NULL: its
+	 * stores reach memory at once (sequential consistency). */
+	struct fx_sb *sb;
 };
 
 /* Read FILE (fold_probes.py's format); false with *err set if it cannot. */
 bool fx_load(const char *path, struct fx_prog *p, char *err, size_t size);
 const struct fx_func *fx_func(const struct fx_prog *p, const char *name);
 
-/* The memory all CPUs share: the program's words, zero elsewhere. */
+/* The memory all CPUs share: the program's words, zero elsewhere
+ * (fx_read and fx_write: tso.h). */
 void fx_mem_reset(const struct fx_prog *p);
-uint64_t fx_read(uint64_t addr, int size);
 
 /* Run f on cpu from its entry to its ret: one scheduling point per
  * instruction, two for an unlocked read-modify-write of memory (its load

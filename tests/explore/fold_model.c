@@ -1,4 +1,4 @@
-/* Part B's front end: the fold protocol at the instruction level. Three
+/* Part B's front end: the fold protocol at the instruction level. Five
  * threads of the explorer run the built kernel's instructions (read by
  * tests/explore/fold_probes.py from the model's fold.elf):
  *   CPU1      the owner: preempt_disable(); preempt_enable()
@@ -9,6 +9,9 @@
  *   CPU1/irq  the IPI on CPU 1, between any two of its instructions (never
  *             inside one): irq_enter(), scheduler_ipi()'s model work,
  *             irq_exit(), the IRQ exit's test; CPU1 waits while it runs
+ *   CPU0/sb, CPU1/sb  each CPU's store buffer draining (x86-TSO, tso.h):
+ *             a CPU's plain stores reach the other CPU when the explorer
+ *             chooses; the IPI's return (IRET) waits for CPU 1's
  * The property: a reschedule request is never lost. It is made once the
  * owner's preemption points can see it: for folded and racy when bit 31 of
  * the count is clear (folded: the IPI's fold; racy: the remote's andl),
@@ -30,6 +33,7 @@ static struct fx_prog prog;
 static const struct fx_func *pair, *remote_fn, *irq_enter, *sched_ipi, *irq_exit, *exit_test;
 static bool folds;
 static struct fx_cpu owner, remote, irq;
+static struct fx_sb sb0, sb1;   /* each CPU's store buffer (x86-TSO) */
 static int cpu1_ctx, ipi;        /* objects: CPU 1's running context, the IPI */
 static bool ipi_pending, in_irq, made, served, made_before_dec;
 
@@ -60,6 +64,12 @@ static void reset(const struct ex_scenario *sc)
 	memset(&irq, 0, sizeof(irq));
 	owner.name = "CPU1";
 	owner.reg[4] = prog.rsp;
+	memset(&sb0, 0, sizeof(sb0));
+	memset(&sb1, 0, sizeof(sb1));
+	sb0.cpu = "CPU0";
+	sb1.cpu = "CPU1";
+	owner.sb = irq.sb = &sb1;
+	remote.sb = &sb0;
 	owner.ctx_obj = &cpu1_ctx;
 	owner.ctx_kind = EX_READ;
 	owner.cond = owner_may_run;
@@ -74,7 +84,7 @@ static void reset(const struct ex_scenario *sc)
 
 static uint32_t depth(void)
 {
-	return (uint32_t)fx_read(prog.count, 4) & ~NEED_RESCHED_BIT;
+	return (uint32_t)fx_sb_read(&sb1, prog.count, 4) & ~NEED_RESCHED_BIT;
 }
 
 static void run_owner(int self)
@@ -109,7 +119,7 @@ static void run_irq(int self)
 	ex_log("arrives on CPU 1 (depth %u)", depth());
 	fx_run(&irq, &prog, irq_enter);
 	fx_run(&irq, &prog, sched_ipi);
-	if (fx_read(prog.flags, 8) & 1)
+	if (fx_sb_read(&sb1, prog.flags, 8) & 1)
 		made = true; /* delivered: the model's fold has run */
 	fx_run(&irq, &prog, irq_exit);
 	bool was_made = made && !served;
@@ -121,13 +131,19 @@ static void run_irq(int self)
 	if (preempt)
 		served = true;
 	ex_activity("the RESCHEDULE IPI");
-	ex_point1(&cpu1_ctx, EX_WRITE, NULL, NULL);
+	/* IRET is serializing (SDM Vol. 3A 9.3): CPU 1's stores drain first. */
+	struct ex_op iret = { { &cpu1_ctx, &sb1 }, { EX_WRITE, EX_READ } };
+	ex_point(&iret, fx_sb_empty, &sb1);
 	in_irq = false;
 	ex_log("returns to the interrupted code%s", preempt ? " through preempt_schedule_irq()" : "");
 }
 
 static const char *check_step(void)
 {
+	/* In memory, where every CPU sees it: a step that changes a CPU's
+	 * buffer only (a buffered store, which may hide the request from its
+	 * own CPU) must not decide it, or two orders of steps the engine
+	 * counts as one would differ. */
 	if (!made && (folds ? !(fx_read(prog.count, 4) & NEED_RESCHED_BIT) : fx_read(prog.flags, 8) & 1))
 		made = true;
 	return NULL;
@@ -142,10 +158,23 @@ static const char *check_end(void)
 	return NULL;
 }
 
+static void drain0(int self)
+{
+	(void)self;
+	fx_drainer(&sb0);
+}
+
+static void drain1(int self)
+{
+	(void)self;
+	fx_drainer(&sb1);
+}
+
 static struct ex_scenario scenario = {
-	.nthreads = 3,
+	.nthreads = 5,
 	.threads = { { "CPU1", 0, run_owner, NULL }, { "CPU0", 0, run_remote, NULL },
-		     { "CPU1/irq", 0, run_irq, NULL } },
+		     { "CPU1/irq", 0, run_irq, NULL }, { "CPU0/sb", 0, drain0, NULL },
+		     { "CPU1/sb", 0, drain1, NULL } },
 	.reset = reset, .check_step = check_step, .check_end = check_end,
 };
 

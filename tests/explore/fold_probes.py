@@ -2,20 +2,7 @@
 build its fold.elf as tests/check-disasm does (build/cfg/<hash>/, the
 same directory, so make test builds each model once), disassemble the
 probes of tests/disasm/probes.c with objdump, and write the program file
-`explore fold MODEL FILE` runs (tests/explore/fold_model.c reads it):
-
-    model racy
-    count ADDR VALUE    the owner's preempt count: where, and at the start
-    flags ADDR          the running thread's flags (TIF_NEED_RESCHED: bit 0)
-    mem ADDR VALUE      every other word the probes read (gs:current ...)
-    gs ADDR             CPU 1's per-CPU area (%gs: operands)
-    rsp ADDR            CPU 1's stack pointer (COUNT=ti finds its count there)
-    arg ADDR            %rdi of probe_resched_remote: the thread
-    func NAME
-    ADDR MNEMONIC OPERANDS      as objdump prints them; a %rip-relative
-                                operand replaced by its absolute address,
-                                a call's target by the symbol's name
-
+`explore fold MODEL FILE` runs (its format: tests/explore/fx_load.c).
 Read on every run: the model cannot drift from the code.
 """
 import os

@@ -6,7 +6,9 @@
  * --expect-violation: the named scenario must report a violation (the
  * self-test's doctored copy), the others are not run.
  *   explore fold MODEL FILE
- * runs Part B on the instruction lists in FILE (fold_model.c). */
+ * runs Part B on the instruction lists in FILE (fold_model.c).
+ *   explore litmus [--sc] FILE...
+ * runs the memory model's litmus tests (litmus.c, tests/explore/litmus/). */
 #include "tests/explore/explore.h"
 #include "tests/explore/rtmutex_scenarios.h"
 #include "tests/explore/ipc_scenarios.h"
@@ -78,7 +80,10 @@ int main(int argc, char **argv)
 		return run_rtmutex(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "fold"))
 		return fold_main(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "litmus"))
+		return litmus_main(argc - 2, argv + 2);
 	fprintf(stderr, "usage: explore rtmutex [--quick] [--only NAME] "
-		"[--expect-violation NAME]\n       explore fold MODEL FILE\n");
+		"[--expect-violation NAME]\n       explore fold MODEL FILE\n"
+		"       explore litmus [--sc] FILE...\n");
 	return 2;
 }
