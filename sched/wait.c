@@ -1,5 +1,6 @@
 #include "sched/wait.h"
 #include "kernel/panic.h"
+#include "kernel/debug/checks.h"
 
 void wait_queue_init(struct wait_queue *wq)
 {
@@ -14,8 +15,13 @@ void prepare_to_wait(struct wait_queue *wq, struct waiter *w)
 	u64 f = raw_spin_lock_irqsave(&wq->lock);
 	if (list_empty(&w->node))
 		list_add_tail(&w->node, &wq->head);
+	/* The lock-free test of a waker (wq_has_sleeper(), complete()) reads
+	 * the queue without this lock: a thread that goes SLEEPING must be on
+	 * it already, or such a waker may see it empty and not wake it. */
+	DEBUG_BUG_ON(!waitqueue_active(wq));
 	/* SLEEPING before the caller tests its condition (seq_cst: the
-	 * store may not pass the condition's loads). */
+	 * store may not pass the condition's loads; the sleeper's half of
+	 * wq_has_sleeper()'s barrier pair, sched/wait.h). */
 	__atomic_store_n(&self->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	raw_spin_unlock_irqrestore(&wq->lock, f);
 }
@@ -57,10 +63,17 @@ void init_completion(struct completion *c)
 	wait_queue_init(&c->wq);
 }
 
+/* The count first, then an empty queue told without its lock
+ * (wq_has_sleeper(), sched/wait.h): the waker's barrier is the add
+ * itself, a locked instruction and so a full barrier on x86 (SDM Vol. 3A
+ * 9.2.2: locked instructions have a total order and are not reordered
+ * with loads or stores); Linux writes smp_mb__after_atomic(), which is
+ * only a compiler barrier on x86. A waiter it misses sees the count. */
 void complete(struct completion *c)
 {
 	__atomic_fetch_add(&c->done, 1, __ATOMIC_SEQ_CST);
-	wake_up_all(&c->wq);
+	if (waitqueue_active(&c->wq))
+		wake_up_all(&c->wq);
 }
 
 static bool try_take(struct completion *c)
