@@ -87,6 +87,14 @@ struct completion {
 void init_completion(struct completion *c);
 void complete(struct completion *c);
 void wait_for_completion(struct completion *c);
+/* complete(c), then wait_for_completion(w), in one step: when c's one
+ * waiter runs on this CPU and may run now, the caller blocks and switches
+ * straight to it (sched_handoff_wake(): no preemption request, no
+ * enqueue, no pick), as seL4's call switches to the receiver. Otherwise
+ * the same as the two calls, without the preemption point between them.
+ * Linux's nearest: a WF_SYNC wake-up (wake_up_sync()), a hint that the
+ * waker is about to sleep. */
+void complete_and_wait(struct completion *c, struct completion *w);
 
 /* Sleeping mutexes. */
 struct mutex {
