@@ -5,7 +5,8 @@
  *                 section every `lock_every` operations; ns per operation
  *                 and operations per second, per CPU
  *  ctxsw_same     two threads on one CPU passing the turn back and forth
- *                 (completions): ns per round trip
+ *                 (completions: each passes it and waits for it back in
+ *                 one complete_and_wait()): ns per round trip
  *  ctxsw_cross    the same across CPUs 0 and 1
  *  resched_ipi    CPU 0 asks CPU 1 to reschedule, CPU 1's thread sees the
  *                 request and asks back: ns per round trip
@@ -117,20 +118,20 @@ static void pp_a(void *arg)
 {
 	(void)arg;
 	u64 t0 = rdtsc();
-	for (u64 i = 0; i < pp.rounds; i++) {
-		complete(&pp.turn[1]);
-		wait_for_completion(&pp.turn[0]);
-	}
+	for (u64 i = 0; i < pp.rounds; i++)
+		complete_and_wait(&pp.turn[1], &pp.turn[0]);
 	pp.ticks = rdtsc() - t0;
 }
 
 static void pp_b(void *arg)
 {
 	(void)arg;
-	for (u64 i = 0; i < pp.rounds; i++) {
-		wait_for_completion(&pp.turn[1]);
-		complete(&pp.turn[0]);
-	}
+	if (!pp.rounds)
+		return;
+	wait_for_completion(&pp.turn[1]);
+	for (u64 i = 1; i < pp.rounds; i++)
+		complete_and_wait(&pp.turn[0], &pp.turn[1]);
+	complete(&pp.turn[0]);
 }
 
 /* 0, or -1 if a thread could not be made (no kernel stack or memory). */

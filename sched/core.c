@@ -99,9 +99,10 @@ void finish_switch(struct thread *prev)
 void __schedule(int mode)
 {
 	struct thread *prev = current_thread();
-	struct rq *rq = &rqs[raw_smp_processor_id()];
+	struct rq *rq = this_rq(); /* one %gs load, where &rqs[cpu] costs an index computation */
 
 	local_irq_disable();
+	DEBUG_BUG_ON(rq != &rqs[raw_smp_processor_id()]); /* sched_prepare_cpu()'s pointer */
 	raw_spin_lock(&rq->lock);
 	check_switch_count("before");
 

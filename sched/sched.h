@@ -78,6 +78,14 @@ void rt_mutex_setprio(struct thread *t, int prio);
  * if it may run here now. False (nothing done) if not: wake it instead.
  * True once the current thread runs again. */
 bool sched_handoff(struct thread *next);
+/* The same for a waker that holds `held`, the lock of the wait queue
+ * next sleeps on (node: its entry there), taken with IRQs off
+ * (raw_spin_lock_irqsave() from a preemptible caller): while it is held
+ * next cannot leave that queue, so cannot exit. True once the current
+ * thread runs again, node off the queue, `held` released and IRQs on;
+ * false with nothing changed, `held` still held and IRQs still off. */
+struct raw_spinlock;
+bool sched_handoff_wake(struct thread *next, struct raw_spinlock *held, struct list_head *node);
 /* The same switch in steps, for the IPC fast path: sched/handoff.h and
  * sched/context_switch.h. The end of every switch but the fast path's:
  * the second half (finish_switch_irqs_off()), then IRQs on. */

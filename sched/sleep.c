@@ -22,7 +22,7 @@ static bool do_sleep_until(u64 deadline_ns, bool interruptible)
 	bool interrupted = false;
 	might_sleep();
 	s.t = current_thread();
-	hrtimer_init(&s.timer, sleeper_wake);
+	hrtimer_init_wakeup(&s.timer, sleeper_wake); /* it only wakes s.t */
 	preempt_disable(); /* queue the timer on the CPU we sleep on */
 	__atomic_store_n(&s.t->state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 	hrtimer_start(&s.timer, deadline_ns);

@@ -32,7 +32,14 @@ void hrtimer_init(struct hrtimer *t, void (*fn)(struct hrtimer *t))
 	t->fn = fn;
 	t->cpu = -1;
 	t->fired_cpu = 0;
+	t->wakes_only = false;
 	INIT_LIST_HEAD(&t->node);
+}
+
+void hrtimer_init_wakeup(struct hrtimer *t, void (*fn)(struct hrtimer *t))
+{
+	hrtimer_init(t, fn);
+	t->wakes_only = true;
 }
 
 /* Arm the LAPIC for the earliest timer. Called with the base locked. */
@@ -126,6 +133,11 @@ static void timer_interrupt(struct pt_regs *regs)
 		t->fired_cpu = (int)cpu;
 		hrtimer_running[cpu] = t; /* before cpu -1: hrtimer_cancel() */
 		WRITE_ONCE(t->cpu, -1);
+		if (t->wakes_only) { /* hrtimer_init_wakeup(): under the lock */
+			t->fn(t);
+			WRITE_ONCE(hrtimer_running[cpu], NULL);
+			continue;
+		}
 		raw_spin_unlock(&b->lock);
 		t->fn(t); /* may re-queue t, or let it go once it returns */
 		raw_spin_lock(&b->lock);

@@ -15,6 +15,7 @@ struct hrtimer {
 	volatile int cpu;                  /* queued on this CPU, -1 if not */
 	u64 fired_at;                      /* when the handler ran (ns) */
 	int fired_cpu;                     /* and where (0 until it fires) */
+	bool wakes_only;                   /* hrtimer_init_wakeup()'s */
 };
 
 /* Per CPU, the timer whose callback runs there now, or NULL: Linux's
@@ -23,6 +24,15 @@ struct hrtimer {
 extern struct hrtimer *volatile hrtimer_running[MAX_CPUS];
 
 void hrtimer_init(struct hrtimer *t, void (*fn)(struct hrtimer *t));
+/* The same for a callback that only wakes a thread (a sleeper's): it
+ * never starts or cancels a timer, so timer_interrupt() runs it with the
+ * base lock held, not dropped and taken again around it as Linux's
+ * __run_hrtimer() does for any callback. The lock order is then the base
+ * lock, then a run queue's: nothing takes them the other way round. A
+ * callback that did start or cancel a timer of this CPU would take the
+ * base lock it already holds: the debug build reports that as a
+ * recursive lock (kernel/locking/raw_spinlock.c). */
+void hrtimer_init_wakeup(struct hrtimer *t, void (*fn)(struct hrtimer *t));
 /* Queue on this CPU. Callers keep preemption or IRQs off. */
 void hrtimer_start(struct hrtimer *t, u64 expires_ns);
 /* The rest of hrtimer_cancel(), for a timer queued or being fired. */
