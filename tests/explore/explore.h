@@ -11,9 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define EX_MAX_THREADS 6
+#define EX_MAX_THREADS 12
+#define EX_OBJS 3               /* objects an operation may touch */
+typedef uint16_t ex_mask;       /* a set of threads */
 #define EX_MAX_STEPS 2000       /* an execution longer than this: livelock */
-#define EX_MAX_OBJS 128
+#define EX_MAX_OBJS 256
 
 enum ex_access { EX_NONE, EX_READ, EX_WRITE };
 
@@ -21,8 +23,8 @@ enum ex_access { EX_NONE, EX_READ, EX_WRITE };
  * objects (addresses) and how it accesses each. Two operations are
  * dependent when they access one object and one of them writes it. */
 struct ex_op {
-	const void *obj[2];
-	uint8_t kind[2];
+	const void *obj[EX_OBJS];
+	uint8_t kind[EX_OBJS];
 };
 
 /* May the thread run its pending operation? (A free lock; a RUNNING
@@ -54,6 +56,15 @@ struct ex_scenario {
 	 * a point with one address also reads that object, so that a free
 	 * (a write of the start) is dependent on every access into it. */
 	const void *(*object)(const void *addr);
+	/* NULL, or more for every point (the real scheduler's hardware,
+	 * tests/explore/hw.c): may thread t run (is it its CPU's context)?
+	 * a third object every operation touches (its CPU's pending
+	 * interrupts, read, while IF is set; *kind says how); and, when the
+	 * thread is run on, work to do first (an interrupt): true if it did
+	 * any, and the point is then made again. */
+	bool (*may_run)(int t);
+	const void *(*extra)(uint8_t *kind);
+	bool (*resume)(void);
 };
 
 /* ---- for the front ends, from inside a thread ---- */
