@@ -100,6 +100,14 @@ void hw_bind(int engine_thread, struct thread *t, int cpu)
 		nkthreads = engine_thread + 1;
 }
 
+bool hw_ticket_locks_held(void)
+{
+	for (int i = 0; i < nlocks_seen; i++)
+		if (locks_seen[i]->next != locks_seen[i]->serving)
+			return true;
+	return false;
+}
+
 void hw_set_context(int cpu, int engine_thread)
 {
 	cpu_ctx[cpu] = engine_thread;

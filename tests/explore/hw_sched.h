@@ -17,6 +17,9 @@ void hw_bind(int engine_thread, struct thread *t, int cpu);
 /* cpu runs engine thread i's kernel thread now (its `current`). */
 void hw_set_context(int cpu, int engine_thread);
 int hw_cpus(void);
+/* Some ticket lock (a run queue's, rt_mutex_pi_lock, a wait queue's) is
+ * held: not a quiescent point. */
+bool hw_ticket_locks_held(void);
 int hw_context(int cpu);
 /* A thread queued at the start: its first run waits to be switched to,
  * then ends the switch as thread_start() does. */

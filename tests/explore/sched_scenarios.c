@@ -10,6 +10,11 @@
  *   outranks      at a quiescent point, a CPU with no reschedule pending
  *                 runs a thread of at least the priority of each it has
  *                 queued (a request served or never needed)
+ * and, where no ticket lock is held, for the rt_mutexes:
+ *   waiters bit   set in the owner word exactly when there are waiters
+ *   FIFO          waiters of one priority in the order they queued
+ *   PI            each thread runs at the higher of its own priority and
+ *                 its top waiter's on every lock it owns
  * and at the end: every thread finished (no lost wake-up). */
 #include "tests/explore/sched_scenarios.h"
 #include "tests/explore/explore.h"
@@ -26,7 +31,13 @@
 static struct thread th[EX_MAX_THREADS];
 static bool queued_at_start[EX_MAX_THREADS], exited[EX_MAX_THREADS];
 static struct wait_queue wq;
+static struct mutex M;
+static struct completion done;
 static struct rt_mutex L[2];
+/* FIFO's bookkeeping: when each thread's waiter was first seen queued
+ * on each lock at its priority (0: not queued). */
+static unsigned seen_at[2][EX_MAX_THREADS], seen_clock;
+static int seen_prio[2][EX_MAX_THREADS];
 static volatile int flag[4];
 static const struct ex_scenario *cur;
 static char why[256];
@@ -58,6 +69,10 @@ static void reset(const struct ex_scenario *sc)
 	wait_queue_init(&wq);
 	rt_mutex_init(&L[0], "L0");
 	rt_mutex_init(&L[1], "L1");
+	mutex_init(&M);
+	init_completion(&done);
+	memset(seen_at, 0, sizeof(seen_at));
+	seen_clock = 0;
 	memset((void *)flag, 0, sizeof(flag));
 	memset(exited, 0, sizeof(exited));
 	int idle = 0;
@@ -111,7 +126,10 @@ static void reset(const struct ex_scenario *sc)
  * rt_mutex_lock/unlock(L0); p2=40 rt_mutex_adjust_pi(thread 2, 40);
  * t1 a tick to CPU 1 (the timer); r1 resched_curr(1); n1 a lazy
  * request to CPU 1 (resched_curr_lazy); P preempt_disable() ... E
- * preempt_enable(). */
+ * preempt_enable(); f2 set flag 2 only; h1 block, handing the CPU to
+ * thread 1 (sched_handoff(), else wake it), until flag 2 (then k0 from
+ * another thread ends the wait); M/m mutex_lock/unlock (sched/wait.c);
+ * c complete(), C wait_for_completion(). */
 
 static void set_flag(int n)
 {
@@ -167,6 +185,40 @@ static void run_script(int self)
 		case 'k':
 			ex_activity("wake_up_thread(%s)", th[n].name);
 			wake_up_thread(&th[n]);
+			break;
+		case 'f':
+			ex_activity("flag %d", n);
+			set_flag(n);
+			break;
+		case 'h':
+			ex_activity("hand off to %s until flag 2", th[n].name);
+			for (;;) {
+				__atomic_store_n(&th[self].state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+				if (flag_set(2))
+					break;
+				if (!sched_handoff(&th[n])) {
+					wake_up_thread(&th[n]);
+					schedule();
+				}
+			}
+			__atomic_store_n(&th[self].state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+			wake_up_thread(&th[n]); /* if the flag came first: no handoff */
+			break;
+		case 'M':
+			ex_activity("mutex_lock(M)");
+			mutex_lock(&M);
+			break;
+		case 'm':
+			ex_activity("mutex_unlock(M)");
+			mutex_unlock(&M);
+			break;
+		case 'c':
+			ex_activity("complete()");
+			complete(&done);
+			break;
+		case 'C':
+			ex_activity("wait_for_completion()");
+			wait_for_completion(&done);
 			break;
 		case 'y':
 			ex_activity("yield()");
@@ -235,6 +287,65 @@ static bool on_a_list(const struct thread *t, int c)
 	return false;
 }
 
+static int index_of(const struct thread *t)
+{
+	return (int)(t - th);
+}
+
+/* The rt_mutex rules, where no ticket lock is held (rt_mutex_pi_lock's
+ * sections and the run queues' all ended). */
+static const char *check_rt_mutexes(void)
+{
+	for (int l = 0; l < 2; l++) {
+		struct rt_mutex *m = &L[l];
+		bool bit = m->owner & RT_MUTEX_HAS_WAITERS, any = !list_empty(&m->waiters);
+		if (bit != any) {
+			snprintf(why, sizeof(why), "waiters bit: %s's owner word %s the bit with %s",
+				 m->name, bit ? "has" : "lacks", any ? "waiters" : "no waiters");
+			return why;
+		}
+		bool queued[EX_MAX_THREADS] = { false };
+		struct rt_mutex_waiter *w, *prev = NULL;
+		list_for_each_entry(w, &m->waiters, node) {
+			int i = index_of(w->task);
+			queued[i] = true;
+			if (!seen_at[l][i] || seen_prio[l][i] != w->prio) {
+				seen_at[l][i] = ++seen_clock;
+				seen_prio[l][i] = w->prio;
+			}
+			if (prev && prev->prio == w->prio &&
+			    seen_at[l][index_of(prev->task)] > seen_at[l][i]) {
+				snprintf(why, sizeof(why), "FIFO: %s waits on %s ahead of %s, of the "
+					 "same priority %d, which queued first", prev->task->name,
+					 m->name, w->task->name, w->prio);
+				return why;
+			}
+			prev = w;
+		}
+		for (int i = 0; i < EX_MAX_THREADS; i++)
+			if (!queued[i])
+				seen_at[l][i] = 0;
+	}
+	for (int i = 0; i < cur->nthreads; i++) {
+		if (is_idle(i) || is_timer(i) || exited[i])
+			continue;
+		const struct thread *t = &th[i];
+		int want = t->normal_prio;
+		for (int l = 0; l < 2; l++) {
+			struct rt_mutex_waiter *w;
+			if (rt_mutex_owner(&L[l]) == t)
+				list_for_each_entry(w, &L[l].waiters, node)
+					want = w->task->prio > want ? w->task->prio : want;
+		}
+		if (t->prio != want) {
+			snprintf(why, sizeof(why), "PI: %s runs at prio %d, but its own priority "
+				 "and its waiters' give %d", t->name, t->prio, want);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 static const char *check_step(void)
 {
 	int ncpus = hw_cpus();
@@ -248,6 +359,11 @@ static const char *check_step(void)
 	for (int c = 0; c < ncpus; c++)
 		if (rq_locked(c))
 			return NULL;
+	if (!hw_ticket_locks_held()) {
+		const char *bad = check_rt_mutexes();
+		if (bad)
+			return bad;
+	}
 	for (int i = 0; i < cur->nthreads; i++) {
 		if (is_idle(i) || is_timer(i) || exited[i])
 			continue;
@@ -321,6 +437,31 @@ const struct ex_scenario sched_scenarios[] = {
 	SCENARIO("lazy-tick", "a lazy request, promoted by the tick (preempt=lazy)", true,
 		 SC_LAZY, T("A", 0, "@0 y"), T("B", 0, "@0"), T("R", 0, "@1 n0"),
 		 T("timer", 0, "timer t0"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("boost-remote", "W on CPU 1 boosts O, the owner running on CPU 0", false, 0,
+		 T("O", 1, "@0 L0 s0 w1 U0"), T("W", 20, "@1 w0 s1 L0 U0"), IDLE("idle/0"),
+		 IDLE("idle/1")),
+	SCENARIO("waiter-lowered", "W, blocked on O's lock, lowered by P: O's boost drops",
+		 false, 0, T("P", 50, "@0 w0 p2=5 s1"), T("O", 1, "@1 L0 s0 w1 U0"),
+		 T("W", 20, "@0 L0 U0"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("handoff-wake", "A hands CPU 0 to B (sched_handoff) as C wakes A from CPU 1",
+		 true, 0, T("B", 0, "@0 w0"), T("A", 0, "@0 f0 h0"), T("C", 0, "@1 f2 k1"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("mutex", "two CPUs contend for a sleeping mutex (sched/wait.c)", true, 0,
+		 T("A", 0, "@0 M m"), T("B", 0, "@1 M m"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("completion", "complete() on CPU 1 races wait_for_completion() on CPU 0", true,
+		 0, T("W", 0, "@0 C"), T("S", 0, "@1 c"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("setprio-queued", "P raises N, queued behind A on CPU 0: a remote reschedule",
+		 true, 0, T("A", 10, "@0 w0"), T("N", 0, "@0"), T("P", 50, "@1 p1=40 s0"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("yield-tick", "two normal threads yield while ticks come", true, 0,
+		 T("A", 0, "@0 y"), T("B", 0, "@0 y"), T("timer", 0, "timer t0 t0"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("rt-equal", "two waiters of equal priority: FIFO among equals", false, 0,
+		 T("O", 1, "@0 L0 s0 U0"), T("A", 10, "@1 w0 L0 U0"), T("B", 10, "@1 w0 L0 U0"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("chain", "a chain: A waits on L1 (B's), B on L0 (O's), O boosted to 30",
+		 false, 0, T("B", 5, "@0 L1 s1 w0 L0 U0 U1"), T("O", 1, "@0 L0 s0 U0"),
+		 T("A", 30, "@1 w1 L1 U1"), IDLE("idle/0"), IDLE("idle/1")),
 	SCENARIO("setprio-woken", "rt_mutex_adjust_pi() of a thread being woken", true, 0,
 		 T("W", 5, "@0 w0"), T("S", 0, "@1 s0"), T("P", 50, "@2 p0=40"),
 		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
