@@ -97,17 +97,39 @@ $(EXPLORE_BUILD)/doctored/%.o: $(EXPLORE_BUILD)/doctored/%.c
 		$(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
 	$(Q)$(EXPLORE_GLOBALIZE)
 
-$(EXPLORE_BUILD)/doctored/rtmutex.c: kernel/locking/rtmutex.c tests/explore/doctor.py
+EXPLORE_DOCTOR = tests/explore/doctor.py tests/explore/mutants
+$(EXPLORE_BUILD)/doctored/rtmutex.c: kernel/locking/rtmutex.c $(EXPLORE_DOCTOR)
 	@mkdir -p $(@D)
-	$(Q)python3 tests/explore/doctor.py $< $@
+	$(Q)python3 tests/explore/doctor.py adjust-chain-wake $@
 
-$(EXPLORE_BUILD)/doctored/irq_thread.c: kernel/irq/irq_thread.c tests/explore/doctor.py
+$(EXPLORE_BUILD)/doctored/irq_thread.c: kernel/irq/irq_thread.c $(EXPLORE_DOCTOR)
 	@mkdir -p $(@D)
-	$(Q)python3 tests/explore/doctor.py $< $@
+	$(Q)python3 tests/explore/doctor.py irq-start-twice $@
 
-$(EXPLORE_BUILD)/doctored/endpoint.c: ipc/endpoint.c tests/explore/doctor.py
+$(EXPLORE_BUILD)/doctored/endpoint.c: ipc/endpoint.c $(EXPLORE_DOCTOR)
 	@mkdir -p $(@D)
-	$(Q)python3 tests/explore/doctor.py $< $@
+	$(Q)python3 tests/explore/doctor.py ipc-reply-kill $@
+
+# explore-sched's mutants (tests/explore/mutants, BINARY explore-sched):
+# one binary each, mutants/NAME/explore-sched, the real objects but the
+# doctored file's.
+EXPLORE_MUTANTS := $(shell sed -n 's/^\([a-z-]*\) \([^ ]*\) explore-sched .*/\1:\2/p' \
+	tests/explore/mutants)
+define EXPLORE_MUTANT
+$(EXPLORE_BUILD)/mutants/$(1)/$(notdir $(2)): $(2) $(EXPLORE_DOCTOR)
+	@mkdir -p $$(@D)
+	$(Q)python3 tests/explore/doctor.py $(1) $$@
+$(EXPLORE_BUILD)/mutants/$(1)/$(notdir $(2:.c=.o)): $(EXPLORE_BUILD)/mutants/$(1)/$(notdir $(2))
+	$(Q)$(HOSTCC) $(EXPLORE_HW_CPPFLAGS) -include tests/explore/shim/explore_shim.h \
+		$(HOST_CFLAGS) $(HOST_SANITIZE) -c $$< -o $$@
+$(EXPLORE_BUILD)/mutants/$(1)/explore-sched: $(EXPLORE_HW_OBJS) \
+		$(filter-out $(EXPLORE_HW_BUILD)/$(2:.c=.o),$(EXPLORE_HW_KOBJS)) \
+		$(EXPLORE_BUILD)/mutants/$(1)/$(notdir $(2:.c=.o))
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $$^ -o $$@
+EXPLORE_MUTANT_BINS += $(EXPLORE_BUILD)/mutants/$(1)/explore-sched
+endef
+$(foreach m,$(EXPLORE_MUTANTS),$(eval $(call EXPLORE_MUTANT,$(word 1,$(subst :, ,$(m))),$(word 2,$(subst :, ,$(m))))))
+explore explore-build: $(EXPLORE_MUTANT_BINS)
 
 $(EXPLORE_BUILD)/explore: $(EXPLORE_OBJS) $(EXPLORE_KOBJS)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
