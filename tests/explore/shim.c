@@ -1,7 +1,9 @@
 /* The kernel around kernel/locking/rtmutex.c and spinlock_rt.c, for the
- * explorer: the scheduler (current_thread, schedule, the wake-ups, the
- * priority change), the raw spinlock, printk, BUG; and the scheduling
- * points of shim/explore_shim.h's atomics and WRITE_ONCE(). Each
+ * explorer's shim binary (explore; explore-sched has the real scheduler
+ * instead, tests/explore/hw.c): the scheduler (current_thread, schedule,
+ * the wake-ups, the priority change), the raw spinlock; and the
+ * scheduling points of shim/explore_shim.h's atomics and WRITE_ONCE()
+ * (printk and BUG: tests/explore/report.c). Each
  * operation that another CPU could see first stops at a point
  * (ex_point), then happens, alone. */
 #include "tests/explore/shim.h"
