@@ -15,6 +15,11 @@
  *   FIFO          waiters of one priority in the order they queued
  *   PI            each thread runs at the higher of its own priority and
  *                 its top waiter's on every lock it owns
+ * and after every step:
+ *   handoff       a lock released to its top waiter (owner word: the
+ *                 waiters bit alone) is next owned by that waiter or by
+ *                 a thread that outranks it, never by a newcomer of
+ *                 lower or equal priority
  * and at the end: every thread finished (no lost wake-up). */
 #include "tests/explore/sched_scenarios.h"
 #include "tests/explore/explore.h"
@@ -38,6 +43,7 @@ static struct rt_mutex L[2];
  * on each lock at its priority (0: not queued). */
 static unsigned seen_at[2][EX_MAX_THREADS], seen_clock;
 static int seen_prio[2][EX_MAX_THREADS];
+static struct thread *handed_to[2];     /* the top waiter a release woke */
 static volatile int flag[4];
 static const struct ex_scenario *cur;
 static char why[256];
@@ -73,6 +79,7 @@ static void reset(const struct ex_scenario *sc)
 	init_completion(&done);
 	memset(seen_at, 0, sizeof(seen_at));
 	seen_clock = 0;
+	handed_to[0] = handed_to[1] = NULL;
 	memset((void *)flag, 0, sizeof(flag));
 	memset(exited, 0, sizeof(exited));
 	int idle = 0;
@@ -346,9 +353,33 @@ static const char *check_rt_mutexes(void)
 	return NULL;
 }
 
+static const char *check_handoff(void)
+{
+	for (int l = 0; l < 2; l++) {
+		struct rt_mutex *m = &L[l];
+		struct thread *o = rt_mutex_owner(m), *h = handed_to[l];
+		if (!o && (m->owner & RT_MUTEX_HAS_WAITERS) && !list_empty(&m->waiters) && !h)
+			handed_to[l] = list_first_entry(&m->waiters, struct rt_mutex_waiter,
+							node)->task;
+		if (!o || !h)
+			continue;
+		handed_to[l] = NULL;
+		if (o != h && o->prio <= h->prio) {
+			snprintf(why, sizeof(why), "handoff: %s (prio %d) takes %s, released to "
+				 "its top waiter %s (prio %d)", o->name, o->prio, m->name, h->name,
+				 h->prio);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 static const char *check_step(void)
 {
 	int ncpus = hw_cpus();
+	const char *bad = check_handoff();
+	if (bad)
+		return bad;
 	for (int c = 0; c < ncpus; c++)
 		for (int d = c + 1; d < ncpus; d++)
 			if (rqs[c].curr == rqs[d].curr) {
@@ -360,7 +391,7 @@ static const char *check_step(void)
 		if (rq_locked(c))
 			return NULL;
 	if (!hw_ticket_locks_held()) {
-		const char *bad = check_rt_mutexes();
+		bad = check_rt_mutexes();
 		if (bad)
 			return bad;
 	}
