@@ -12,10 +12,10 @@
  *                 queued (a request served or never needed)
  * and, where no ticket lock is held, for the rt_mutexes:
  *   waiters bit   set in the owner word exactly when there are waiters
- *   FIFO          waiters of one priority in the order they queued
  *   PI            each thread runs at the higher of its own priority and
  *                 its top waiter's on every lock it owns
  * and after every step:
+ *   FIFO          waiters of one priority in the order they queued
  *   handoff       a lock released to its top waiter (owner word: the
  *                 waiters bit alone) is next owned by that waiter or by
  *                 a thread that outranks it, never by a newcomer of
@@ -299,18 +299,12 @@ static int index_of(const struct thread *t)
 	return (int)(t - th);
 }
 
-/* The rt_mutex rules, where no ticket lock is held (rt_mutex_pi_lock's
- * sections and the run queues' all ended). */
-static const char *check_rt_mutexes(void)
+/* FIFO among equals, after every step: each list operation of
+ * rtmutex.c is within one step. */
+static const char *check_fifo(void)
 {
 	for (int l = 0; l < 2; l++) {
 		struct rt_mutex *m = &L[l];
-		bool bit = m->owner & RT_MUTEX_HAS_WAITERS, any = !list_empty(&m->waiters);
-		if (bit != any) {
-			snprintf(why, sizeof(why), "waiters bit: %s's owner word %s the bit with %s",
-				 m->name, bit ? "has" : "lacks", any ? "waiters" : "no waiters");
-			return why;
-		}
 		bool queued[EX_MAX_THREADS] = { false };
 		struct rt_mutex_waiter *w, *prev = NULL;
 		list_for_each_entry(w, &m->waiters, node) {
@@ -332,6 +326,22 @@ static const char *check_rt_mutexes(void)
 		for (int i = 0; i < EX_MAX_THREADS; i++)
 			if (!queued[i])
 				seen_at[l][i] = 0;
+	}
+	return NULL;
+}
+
+/* The rt_mutex rules, where no ticket lock is held (rt_mutex_pi_lock's
+ * sections and the run queues' all ended). */
+static const char *check_rt_mutexes(void)
+{
+	for (int l = 0; l < 2; l++) {
+		struct rt_mutex *m = &L[l];
+		bool bit = m->owner & RT_MUTEX_HAS_WAITERS, any = !list_empty(&m->waiters);
+		if (bit != any) {
+			snprintf(why, sizeof(why), "waiters bit: %s's owner word %s the bit with %s",
+				 m->name, bit ? "has" : "lacks", any ? "waiters" : "no waiters");
+			return why;
+		}
 	}
 	for (int i = 0; i < cur->nthreads; i++) {
 		if (is_idle(i) || is_timer(i) || exited[i])
@@ -377,7 +387,8 @@ static const char *check_handoff(void)
 static const char *check_step(void)
 {
 	int ncpus = hw_cpus();
-	const char *bad = check_handoff();
+	/* Tracked at every step, reported after the other rules. */
+	const char *handoff = check_handoff(), *bad = check_fifo();
 	if (bad)
 		return bad;
 	for (int c = 0; c < ncpus; c++)
@@ -389,7 +400,7 @@ static const char *check_step(void)
 			}
 	for (int c = 0; c < ncpus; c++)
 		if (rq_locked(c))
-			return NULL;
+			return handoff;
 	if (!hw_ticket_locks_held()) {
 		bad = check_rt_mutexes();
 		if (bad)
@@ -423,7 +434,7 @@ static const char *check_step(void)
 			return why;
 		}
 	}
-	return NULL;
+	return handoff;
 }
 
 static const char *check_end(void)
