@@ -54,7 +54,7 @@ EXPLORE_HW_KERNEL_SRCS := sched/core.c sched/wake.c sched/wait.c sched/handoff.c
 	sched/rt.c sched/idle.c sched/preempt_mode.c kernel/locking/raw_spinlock.c \
 	kernel/locking/rtmutex.c kernel/locking/spinlock_rt.c lib/parse.c
 EXPLORE_HW_SRCS := tests/explore/engine.c tests/explore/hw.c tests/explore/report.c \
-	tests/explore/sched_scenarios.c tests/explore/main.c
+	tests/explore/sched_scenarios.c tests/explore/sched_checks.c tests/explore/main.c
 EXPLORE_HW_OBJS := $(EXPLORE_HW_SRCS:%.c=$(EXPLORE_HW_BUILD)/%.o)
 EXPLORE_HW_KOBJS := $(EXPLORE_HW_KERNEL_SRCS:%.c=$(EXPLORE_HW_BUILD)/%.o)
 

@@ -2,26 +2,9 @@
  * CPUs): kernel threads, each a script, placed on CPUs (the first on a
  * CPU runs there, the others wait on its run queue), an idle thread per
  * CPU running the real cpu_idle(), and a timer that sends ticks. The
- * invariants (tests/explore/INVARIANTS.md states them, with their
- * sources) are checked after every step:
- *   one CPU       no thread is current on two CPUs
- *   queued        a thread is on a run queue's list exactly when it is
- *                 on_rq and not its CPU's current thread
- *   outranks      at a quiescent point, a CPU with no reschedule pending
- *                 runs a thread of at least the priority of each it has
- *                 queued (a request served or never needed)
- * and, where no ticket lock is held, for the rt_mutexes:
- *   waiters bit   set in the owner word exactly when there are waiters
- *   PI            each thread runs at the higher of its own priority and
- *                 its top waiter's on every lock it owns
- * and after every step:
- *   FIFO          waiters of one priority in the order they queued
- *   handoff       a lock released to its top waiter (owner word: the
- *                 waiters bit alone) is next owned by that waiter or by
- *                 a thread that outranks it, never by a newcomer of
- *                 lower or equal priority
- * and at the end: every thread finished (no lost wake-up). */
+ * rules they keep: tests/explore/sched_checks.c. */
 #include "tests/explore/sched_scenarios.h"
+#include "tests/explore/sched_checks.h"
 #include "tests/explore/explore.h"
 #include "tests/explore/hw_sched.h"
 #include "kernel/preempt.h"
@@ -33,20 +16,15 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct thread th[EX_MAX_THREADS];
-static bool queued_at_start[EX_MAX_THREADS], exited[EX_MAX_THREADS];
+struct thread sched_th[EX_MAX_THREADS];
+static bool queued_at_start[EX_MAX_THREADS];
+bool sched_exited[EX_MAX_THREADS];
 static struct wait_queue wq;
 static struct mutex M;
 static struct completion done;
-static struct rt_mutex L[2];
-/* FIFO's bookkeeping: when each thread's waiter was first seen queued
- * on each lock at its priority (0: not queued). */
-static unsigned seen_at[2][EX_MAX_THREADS], seen_clock;
-static int seen_prio[2][EX_MAX_THREADS];
-static struct thread *handed_to[2];     /* the top waiter a release woke */
+struct rt_mutex sched_L[2];
 static volatile int flag[4];
-static const struct ex_scenario *cur;
-static char why[256];
+const struct ex_scenario *sched_cur;
 
 /* A thread's placement and kind: its script's first word. "@1" CPU 1
  * (default 0), "@1m" may run on every CPU; "idle" the CPU's idle
@@ -56,15 +34,15 @@ static int cpu_of(const char *prog)
 	return prog[0] == '@' ? prog[1] - '0' : 0;
 }
 
-static bool is_idle(int i) { return !strcmp(cur->threads[i].prog, "idle"); }
-static bool is_timer(int i) { return !strncmp(cur->threads[i].prog, "timer", 5); }
+bool sched_is_idle(int i) { return !strcmp(sched_cur->threads[i].prog, "idle"); }
+bool sched_is_timer(int i) { return !strncmp(sched_cur->threads[i].prog, "timer", 5); }
 
 static void reset(const struct ex_scenario *sc)
 {
-	cur = sc;
+	sched_cur = sc;
 	int ncpus = 0;
 	for (int i = 0; i < sc->nthreads; i++)
-		ncpus += is_idle(i);
+		ncpus += sched_is_idle(i);
 	hw_reset(ncpus);
 	preempt_mode = sc->arg & SC_LAZY ? PREEMPT_MODE_LAZY : PREEMPT_MODE_FULL;
 	idle_poll = sc->arg & SC_POLL;
@@ -73,24 +51,22 @@ static void reset(const struct ex_scenario *sc)
 		sched_prepare_cpu((u32)c);
 	sched_running = true;
 	wait_queue_init(&wq);
-	rt_mutex_init(&L[0], "L0");
-	rt_mutex_init(&L[1], "L1");
+	rt_mutex_init(&sched_L[0], "L0");
+	rt_mutex_init(&sched_L[1], "L1");
 	mutex_init(&M);
 	init_completion(&done);
-	memset(seen_at, 0, sizeof(seen_at));
-	seen_clock = 0;
-	handed_to[0] = handed_to[1] = NULL;
+	sched_checks_reset();
 	memset((void *)flag, 0, sizeof(flag));
-	memset(exited, 0, sizeof(exited));
+	memset(sched_exited, 0, sizeof(sched_exited));
 	int idle = 0;
 	for (int i = 0; i < sc->nthreads; i++) {
 		const char *prog = sc->threads[i].prog;
 		queued_at_start[i] = false;
-		if (is_timer(i)) {
+		if (sched_is_timer(i)) {
 			hw_bind(i, NULL, 0);
 			continue;
 		}
-		if (is_idle(i)) {
+		if (sched_is_idle(i)) {
 			struct rq *rq = &rqs[idle];
 			hw_bind(i, rq->idle, idle);
 			queued_at_start[i] = rq->curr != rq->idle;
@@ -101,7 +77,7 @@ static void reset(const struct ex_scenario *sc)
 			idle++;
 			continue;
 		}
-		struct thread *t = &th[i];
+		struct thread *t = &sched_th[i];
 		int c = cpu_of(prog);
 		memset(t, 0, sizeof(*t));
 		snprintf(t->name, sizeof(t->name), "%s", sc->threads[i].name);
@@ -154,16 +130,16 @@ static bool flag_set(int n)
 
 static void run_script(int self)
 {
-	if (is_idle(self)) {
+	if (sched_is_idle(self)) {
 		if (queued_at_start[self]) /* not current at the start: switched to */
 			hw_first_switch_in();
 		ex_activity("cpu_idle()");
 		cpu_idle();
 	}
-	const char *p = cur->threads[self].prog;
+	const char *p = sched_cur->threads[self].prog;
 	if (*p == '@')
 		p += p[2] == 'm' ? 3 : 2;
-	if (is_timer(self))
+	if (sched_is_timer(self))
 		p += 5;
 	else if (queued_at_start[self])
 		hw_first_switch_in();
@@ -190,26 +166,26 @@ static void run_script(int self)
 			wake_up_all(&wq);
 			break;
 		case 'k':
-			ex_activity("wake_up_thread(%s)", th[n].name);
-			wake_up_thread(&th[n]);
+			ex_activity("wake_up_thread(%s)", sched_th[n].name);
+			wake_up_thread(&sched_th[n]);
 			break;
 		case 'f':
 			ex_activity("flag %d", n);
 			set_flag(n);
 			break;
 		case 'h':
-			ex_activity("hand off to %s until flag 2", th[n].name);
+			ex_activity("hand off to %s until flag 2", sched_th[n].name);
 			for (;;) {
-				__atomic_store_n(&th[self].state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+				__atomic_store_n(&sched_th[self].state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
 				if (flag_set(2))
 					break;
-				if (!sched_handoff(&th[n])) {
-					wake_up_thread(&th[n]);
+				if (!sched_handoff(&sched_th[n])) {
+					wake_up_thread(&sched_th[n]);
 					schedule();
 				}
 			}
-			__atomic_store_n(&th[self].state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
-			wake_up_thread(&th[n]); /* if the flag came first: no handoff */
+			__atomic_store_n(&sched_th[self].state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+			wake_up_thread(&sched_th[n]); /* if the flag came first: no handoff */
 			break;
 		case 'M':
 			ex_activity("mutex_lock(M)");
@@ -232,16 +208,16 @@ static void run_script(int self)
 			yield();
 			break;
 		case 'L':
-			ex_activity("rt_mutex_lock(%s)", L[n].name);
-			rt_mutex_lock(&L[n]);
+			ex_activity("rt_mutex_lock(%s)", sched_L[n].name);
+			rt_mutex_lock(&sched_L[n]);
 			break;
 		case 'U':
-			ex_activity("rt_mutex_unlock(%s)", L[n].name);
-			rt_mutex_unlock(&L[n]);
+			ex_activity("rt_mutex_unlock(%s)", sched_L[n].name);
+			rt_mutex_unlock(&sched_L[n]);
 			break;
 		case 'p':
-			ex_activity("rt_mutex_adjust_pi(%s, %d)", th[n].name, v);
-			rt_mutex_adjust_pi(&th[n], v);
+			ex_activity("rt_mutex_adjust_pi(%s, %d)", sched_th[n].name, v);
+			rt_mutex_adjust_pi(&sched_th[n], v);
 			break;
 		case 't':
 			ex_activity("the tick");
@@ -265,194 +241,14 @@ static void run_script(int self)
 			break;
 		}
 	}
-	if (is_timer(self))
+	if (sched_is_timer(self))
 		return;
 	ex_activity("exits");
-	exited[self] = true;
-	__atomic_store_n(&th[self].state, THREAD_DEAD, __ATOMIC_SEQ_CST);
+	sched_exited[self] = true;
+	__atomic_store_n(&sched_th[self].state, THREAD_DEAD, __ATOMIC_SEQ_CST);
 	schedule();
-	ex_fail("%s runs after its exit", th[self].name);
+	ex_fail("%s runs after its exit", sched_th[self].name);
 	ex_thread_abort();
-}
-
-/* ---- the invariants ---- */
-
-static bool rq_locked(int c)
-{
-	return rqs[c].lock.next != rqs[c].lock.serving;
-}
-
-static bool on_a_list(const struct thread *t, int c)
-{
-	struct thread *it;
-	list_for_each_entry(it, &rqs[c].fifo, rq_node)
-		if (it == t)
-			return true;
-	list_for_each_entry(it, &rqs[c].normal, rq_node)
-		if (it == t)
-			return true;
-	return false;
-}
-
-static int index_of(const struct thread *t)
-{
-	return (int)(t - th);
-}
-
-/* FIFO among equals, after every step: each list operation of
- * rtmutex.c is within one step. */
-static const char *check_fifo(void)
-{
-	for (int l = 0; l < 2; l++) {
-		struct rt_mutex *m = &L[l];
-		bool queued[EX_MAX_THREADS] = { false };
-		struct rt_mutex_waiter *w, *prev = NULL;
-		list_for_each_entry(w, &m->waiters, node) {
-			int i = index_of(w->task);
-			queued[i] = true;
-			if (!seen_at[l][i] || seen_prio[l][i] != w->prio) {
-				seen_at[l][i] = ++seen_clock;
-				seen_prio[l][i] = w->prio;
-			}
-			if (prev && prev->prio == w->prio &&
-			    seen_at[l][index_of(prev->task)] > seen_at[l][i]) {
-				snprintf(why, sizeof(why), "FIFO: %s waits on %s ahead of %s, of the "
-					 "same priority %d, which queued first", prev->task->name,
-					 m->name, w->task->name, w->prio);
-				return why;
-			}
-			prev = w;
-		}
-		for (int i = 0; i < EX_MAX_THREADS; i++)
-			if (!queued[i])
-				seen_at[l][i] = 0;
-	}
-	return NULL;
-}
-
-/* The rt_mutex rules, where no ticket lock is held (rt_mutex_pi_lock's
- * sections and the run queues' all ended). */
-static const char *check_rt_mutexes(void)
-{
-	for (int l = 0; l < 2; l++) {
-		struct rt_mutex *m = &L[l];
-		bool bit = m->owner & RT_MUTEX_HAS_WAITERS, any = !list_empty(&m->waiters);
-		if (bit != any) {
-			snprintf(why, sizeof(why), "waiters bit: %s's owner word %s the bit with %s",
-				 m->name, bit ? "has" : "lacks", any ? "waiters" : "no waiters");
-			return why;
-		}
-	}
-	for (int i = 0; i < cur->nthreads; i++) {
-		if (is_idle(i) || is_timer(i) || exited[i])
-			continue;
-		const struct thread *t = &th[i];
-		int want = t->normal_prio;
-		for (int l = 0; l < 2; l++) {
-			struct rt_mutex_waiter *w;
-			if (rt_mutex_owner(&L[l]) == t)
-				list_for_each_entry(w, &L[l].waiters, node)
-					want = w->task->prio > want ? w->task->prio : want;
-		}
-		if (t->prio != want) {
-			snprintf(why, sizeof(why), "PI: %s runs at prio %d, but its own priority "
-				 "and its waiters' give %d", t->name, t->prio, want);
-			return why;
-		}
-	}
-	return NULL;
-}
-
-static const char *check_handoff(void)
-{
-	for (int l = 0; l < 2; l++) {
-		struct rt_mutex *m = &L[l];
-		struct thread *o = rt_mutex_owner(m), *h = handed_to[l];
-		if (!o && (m->owner & RT_MUTEX_HAS_WAITERS) && !list_empty(&m->waiters) && !h)
-			handed_to[l] = list_first_entry(&m->waiters, struct rt_mutex_waiter,
-							node)->task;
-		if (!o || !h)
-			continue;
-		handed_to[l] = NULL;
-		if (o != h && o->prio <= h->prio) {
-			snprintf(why, sizeof(why), "handoff: %s (prio %d) takes %s, released to "
-				 "its top waiter %s (prio %d)", o->name, o->prio, m->name, h->name,
-				 h->prio);
-			return why;
-		}
-	}
-	return NULL;
-}
-
-static const char *check_step(void)
-{
-	int ncpus = hw_cpus();
-	/* Tracked at every step, reported after the other rules. */
-	const char *handoff = check_handoff(), *bad = check_fifo();
-	if (bad)
-		return bad;
-	for (int c = 0; c < ncpus; c++)
-		for (int d = c + 1; d < ncpus; d++)
-			if (rqs[c].curr == rqs[d].curr) {
-				snprintf(why, sizeof(why), "one CPU: %s is current on CPUs %d and %d",
-					 rqs[c].curr->name, c, d);
-				return why;
-			}
-	for (int c = 0; c < ncpus; c++)
-		if (rq_locked(c))
-			return handoff;
-	if (!hw_ticket_locks_held()) {
-		bad = check_rt_mutexes();
-		if (bad)
-			return bad;
-	}
-	for (int i = 0; i < cur->nthreads; i++) {
-		if (is_idle(i) || is_timer(i) || exited[i])
-			continue;
-		const struct thread *t = &th[i];
-		bool listed = false;
-		for (int c = 0; c < ncpus; c++)
-			listed |= on_a_list(t, c);
-		bool want = t->on_rq && rqs[t->cpu].curr != t;
-		if (listed != want) {
-			snprintf(why, sizeof(why), "queued: %s is %son a run queue, on_rq %d, "
-				 "current on CPU %d: %s", t->name, listed ? "" : "not ", t->on_rq,
-				 t->cpu, rqs[t->cpu].curr->name);
-			return why;
-		}
-	}
-	for (int c = 0; c < ncpus; c++) {
-		struct rq *rq = &rqs[c];
-		struct thread *curr = rq->curr, *first = rq_first_queued(rq);
-		if (!first || (curr->flags & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY)))
-			continue;
-		int cp = curr == rq->idle ? -1 : curr->prio;
-		if (first->prio > cp && curr->state == THREAD_RUNNING) {
-			snprintf(why, sizeof(why), "outranks: CPU %d runs %s (prio %d) with %s "
-				 "(prio %d) queued and no reschedule pending: a lost reschedule",
-				 c, curr->name, cp, first->name, first->prio);
-			return why;
-		}
-	}
-	return handoff;
-}
-
-static const char *check_end(void)
-{
-	why[0] = 0;
-	for (int i = 0; i < cur->nthreads; i++) {
-		if (is_idle(i) || is_timer(i) || exited[i])
-			continue;
-		size_t len = strlen(why);
-		snprintf(why + len, sizeof(why) - len, "%s%s never finishes (state %d, on_rq %d)",
-			 len ? "; " : "", th[i].name, th[i].state, th[i].on_rq);
-	}
-	if (why[0]) {
-		size_t len = strlen(why);
-		snprintf(why + len, sizeof(why) - len, ": a lost wake-up");
-		return why;
-	}
-	return NULL;
 }
 
 #define T(n, p, s) { n, p, run_script, s }
@@ -462,7 +258,7 @@ static const char *check_end(void)
 	.nthreads = sizeof((struct ex_thread_def[]){ __VA_ARGS__ }) /          \
 		    sizeof(struct ex_thread_def),                              \
 	.threads = { __VA_ARGS__ }, .reset = reset,                            \
-	.check_step = check_step, .check_end = check_end,                      \
+	.check_step = sched_check_step, .check_end = sched_check_end,                      \
 	.may_run = hw_may_run, .extra = hw_extra, .resume = hw_take_interrupt }
 
 const struct ex_scenario sched_scenarios[] = {
