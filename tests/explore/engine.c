@@ -71,7 +71,8 @@ struct thread_rt {
 };
 
 struct node {                    /* the state before step d */
-	uint8_t enabled, backtrack, done, sleep, chosen;
+	ex_mask enabled, backtrack, done, sleep;
+	uint8_t chosen;
 	struct ex_op pending[NT];
 };
 
@@ -169,14 +170,20 @@ void ex_point(const struct ex_op *op, ex_cond_fn cond, const void *arg)
 		t->pending.obj[1] = whole;
 		t->pending.kind[1] = EX_READ;
 	}
+	if (sc->extra)
+		t->pending.obj[2] = sc->extra(&t->pending.kind[2]);
 	t->cond = cond;
 	t->cond_arg = arg;
 	to_scheduler();
+	/* The front end's work between the step's choice and its operation
+	 * (an interrupt taken here): then the operation waits its turn again. */
+	if (sc->resume && sc->resume())
+		ex_point(op, cond, arg);
 }
 
 void ex_point1(const void *obj, int kind, ex_cond_fn cond, const void *arg)
 {
-	struct ex_op op = { { obj, NULL }, { (uint8_t)kind, EX_NONE } };
+	struct ex_op op = { { obj }, { (uint8_t)kind } };
 	ex_point(&op, cond, arg);
 }
 
@@ -250,8 +257,8 @@ static bool conflict(int ka, int kb)
 
 static bool dependent(const struct ex_op *a, const struct ex_op *b)
 {
-	for (int i = 0; i < EX_OP_OBJS; i++)
-		for (int j = 0; j < EX_OP_OBJS; j++)
+	for (int i = 0; i < EX_OBJS; i++)
+		for (int j = 0; j < EX_OBJS; j++)
 			if (a->obj[i] && a->obj[i] == b->obj[j] && conflict(a->kind[i], b->kind[j]))
 				return true;
 	return false;
@@ -274,32 +281,26 @@ static void record_step(int q)
 	s->text[0] = 0;
 	if (ex_logging)
 		memcpy(s->act, t->activity, sizeof(s->act));
-	/* Each object once; written if any of its entries writes it. */
-	struct object *objs[EX_OP_OBJS] = { NULL };
-	bool writes[EX_OP_OBJS] = { false };
-	for (int i = 0; i < EX_OP_OBJS; i++) {
+	struct object *objs[EX_OBJS] = { NULL };
+	for (int i = 0; i < EX_OBJS; i++) {
 		if (!s->op.obj[i] || s->op.kind[i] == EX_NONE)
 			continue;
-		struct object *o = object_of(s->op.obj[i]);
-		int k = 0;
-		while (k < i && objs[k] != o)
-			k++;
-		objs[k] = o;
-		writes[k] |= s->op.kind[i] == EX_WRITE;
-	}
-	for (int i = 0; i < EX_OP_OBJS; i++) {
-		if (!objs[i])
-			continue;
+		objs[i] = object_of(s->op.obj[i]);
 		join(t->clock, objs[i]->wclock);
-		if (writes[i])
+		if (s->op.kind[i] == EX_WRITE)
 			join(t->clock, objs[i]->rclock);
 	}
 	s->lclock = ++t->clock[q];
-	for (int i = 0; i < EX_OP_OBJS; i++) {
+	for (int i = 0; i < EX_OBJS; i++) {
 		struct object *o = objs[i];
-		if (!o)
+		bool seen = false, write = false;
+		for (int j = 0; j < EX_OBJS; j++) {
+			seen |= j < i && objs[j] == o;
+			write |= objs[j] == o && s->op.kind[j] == EX_WRITE;
+		}
+		if (!o || seen)
 			continue;
-		if (writes[i]) {
+		if (write) {
 			memcpy(o->wclock, t->clock, sizeof(o->wclock));
 			memcpy(o->rclock, t->clock, sizeof(o->rclock));
 		} else {
@@ -318,7 +319,7 @@ static void add_backtracks(void)
 		if (t->status == T_DONE)
 			continue;
 		int last = -1;
-		for (int k = 0; k < EX_OP_OBJS; k++) {
+		for (int k = 0; k < EX_OBJS; k++) {
 			if (!t->pending.obj[k] || t->pending.kind[k] == EX_NONE)
 				continue;
 			struct object *o = object_of(t->pending.obj[k]);
@@ -336,19 +337,20 @@ static void add_backtracks(void)
 			continue;
 		struct node *n = &nodes[last];
 		if (n->enabled & (1u << p))
-			n->backtrack |= (uint8_t)(1u << p);
+			n->backtrack |= (ex_mask)(1u << p);
 		else
 			n->backtrack |= n->enabled;
 	}
 }
 
-static uint8_t enabled_set(void)
+static ex_mask enabled_set(void)
 {
-	uint8_t e = 0;
+	ex_mask e = 0;
 	for (int p = 0; p < sc->nthreads; p++) {
 		struct thread_rt *t = &threads[p];
-		if (t->status != T_DONE && (!t->cond || t->cond(t->cond_arg)))
-			e |= (uint8_t)(1u << p);
+		if (t->status != T_DONE && (!t->cond || t->cond(t->cond_arg)) &&
+		    (!sc->may_run || sc->may_run(p)))
+			e |= (ex_mask)(1u << p);
 	}
 	return e;
 }
@@ -397,11 +399,11 @@ static void start_threads(void)
 	}
 }
 
-static uint8_t pick(uint8_t avail, int prefer)
+static int pick(ex_mask avail, int prefer)
 {
 	if (prefer >= 0 && (avail & (1u << prefer)))
-		return (uint8_t)prefer;
-	return (uint8_t)__builtin_ctz(avail);
+		return prefer;
+	return __builtin_ctz(avail);
 }
 
 static enum outcome run_once(uint64_t *new_steps)
@@ -411,9 +413,9 @@ static enum outcome run_once(uint64_t *new_steps)
 	sc->reset(sc);
 	start_threads();
 	int last = -1;
-	uint8_t next_sleep = 0;
+	ex_mask next_sleep = 0;
 	for (depth = 0;; depth++) {
-		uint8_t e = enabled_set();
+		ex_mask e = enabled_set();
 		struct node *n = &nodes[depth];
 		int q;
 		if (depth < stack_len) {
@@ -432,13 +434,13 @@ static enum outcome run_once(uint64_t *new_steps)
 			stack_len = depth + 1;
 			(*new_steps)++;
 			add_backtracks();
-			uint8_t avail = e & (uint8_t)~n->sleep;
+			ex_mask avail = e & (ex_mask)~n->sleep;
 			if (!avail)
 				return e ? PRUNED : END;
 			q = pick(avail, last);
 			n->chosen = (uint8_t)q;
-			n->backtrack |= (uint8_t)(1u << q);
-			n->done |= (uint8_t)(1u << q);
+			n->backtrack |= (ex_mask)(1u << q);
+			n->done |= (ex_mask)(1u << q);
 		}
 		if (depth >= EX_MAX_STEPS) {
 			ex_fail("no end after %d steps: a livelock", EX_MAX_STEPS);
@@ -447,10 +449,10 @@ static enum outcome run_once(uint64_t *new_steps)
 		/* The sleep set of the next state: what slept or was explored
 		 * here, and is independent of q's step. */
 		next_sleep = 0;
-		uint8_t carry = (uint8_t)((n->sleep | n->done) & ~(1u << q));
+		ex_mask carry = (ex_mask)((n->sleep | n->done) & ~(1u << q));
 		for (int r = 0; r < sc->nthreads; r++)
 			if ((carry & (1u << r)) && !dependent(&n->pending[r], &threads[q].pending))
-				next_sleep |= (uint8_t)(1u << r);
+				next_sleep |= (ex_mask)(1u << r);
 		record_step(q);
 		last = q;
 		running = q;
@@ -474,10 +476,10 @@ static bool next_schedule(void)
 {
 	for (int d = stack_len - 1; d >= 0; d--) {
 		struct node *n = &nodes[d];
-		uint8_t todo = n->backtrack & n->enabled & (uint8_t)~(n->done | n->sleep);
+		ex_mask todo = n->backtrack & n->enabled & (ex_mask)~(n->done | n->sleep);
 		if (todo) {
 			n->chosen = (uint8_t)__builtin_ctz(todo);
-			n->done |= (uint8_t)(1u << n->chosen);
+			n->done |= (ex_mask)(1u << n->chosen);
 			stack_len = d + 1;
 			return true;
 		}

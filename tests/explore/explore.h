@@ -1,29 +1,32 @@
 /* The interleaving explorer's engine: threads as coroutines, stopped at
  * scheduling points, and every interleaving of a scenario that matters
- * run from the start (tests/explore/engine.c says how). Two front ends
- * use it: rt_mutex scenarios that run kernel/locking/rtmutex.c itself
- * (rtmutex_scenarios.c), and the fold protocol at the instruction level
- * (fold_model.c), where each CPU is a thread running the built kernel's
- * instructions. A host program: libc, no kernel headers here. */
+ * run from the start (tests/explore/engine.c says how). Its front ends:
+ * rt_mutex and IPC scenarios that run kernel/locking/rtmutex.c and
+ * ipc/endpoint.c themselves over a scheduler shim (rtmutex_scenarios.c,
+ * ipc_scenarios.c), scenarios over the real scheduler on a model of the
+ * hardware (sched_scenarios.c, hw.c), and the fold protocol at the
+ * instruction level (fold_model.c), where each CPU is a thread running
+ * the built kernel's instructions. A host program: libc, no kernel headers here. */
 #ifndef FOLD_TESTS_EXPLORE_H
 #define FOLD_TESTS_EXPLORE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#define EX_MAX_THREADS 6
+#define EX_MAX_THREADS 12
+#define EX_OBJS 3               /* objects an operation may touch */
+typedef uint16_t ex_mask;       /* a set of threads */
 #define EX_MAX_STEPS 2000       /* an execution longer than this: livelock */
-#define EX_MAX_OBJS 128
+#define EX_MAX_OBJS 256
 
 enum ex_access { EX_NONE, EX_READ, EX_WRITE };
 
 /* What a thread does next at its scheduling point: up to three shared
  * objects (addresses) and how it accesses each. Two operations are
  * dependent when they access one object and one of them writes it. */
-#define EX_OP_OBJS 3
 struct ex_op {
-	const void *obj[EX_OP_OBJS];
-	uint8_t kind[EX_OP_OBJS];
+	const void *obj[EX_OBJS];
+	uint8_t kind[EX_OBJS];
 };
 
 /* May the thread run its pending operation? (A free lock; a RUNNING
@@ -58,6 +61,15 @@ struct ex_scenario {
 	/* What the engine calls a failing end or step: NULL, "VIOLATION"; a
 	 * litmus test, which looks for an outcome, "REACHED". */
 	const char *found;
+	/* NULL, or more for every point (the real scheduler's hardware,
+	 * tests/explore/hw.c): may thread t run (is it its CPU's context)?
+	 * a third object every operation touches (its CPU's pending
+	 * interrupts, read, while IF is set; *kind says how); and, when the
+	 * thread is run on, work to do first (an interrupt): true if it did
+	 * any, and the point is then made again. */
+	bool (*may_run)(int t);
+	const void *(*extra)(uint8_t *kind);
+	bool (*resume)(void);
 };
 
 /* ---- for the front ends, from inside a thread ---- */

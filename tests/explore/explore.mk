@@ -26,7 +26,7 @@ EXPLORE_CPPFLAGS = -iquote tests/explore/shim -I. -DPREEMPT_RT=1 \
 	-include tests/explore/shim/host.h -MMD -MP
 EXPLORE_KERNEL_SRCS := kernel/locking/rtmutex.c kernel/locking/spinlock_rt.c \
 	kernel/irq/irq_thread.c ipc/endpoint.c ipc/object.c
-EXPLORE_SRCS := tests/explore/engine.c tests/explore/shim.c \
+EXPLORE_SRCS := tests/explore/engine.c tests/explore/shim.c tests/explore/report.c \
 	tests/explore/rtmutex_scenarios.c tests/explore/irq_shim.c tests/explore/fold_model.c \
 	tests/explore/ipc_scenarios.c tests/explore/ipc_shim.c \
 	tests/explore/fold_insn.c tests/explore/fx_load.c tests/explore/tso.c tests/explore/litmus.c tests/explore/main.c
@@ -37,7 +37,38 @@ EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/rtmutex.c $(EXPLORE_BUILD)/doctore
 # irq_thread.c's lock is static there; the explorer's copy of the object
 # makes it global, so that the explorer resets it before each run.
 EXPLORE_GLOBALIZE = $(if $(filter %/irq_thread.o,$@),objcopy --globalize-symbol=irq_request_mutex $@)
-EXPLORE_BINS := $(EXPLORE_BUILD)/explore $(EXPLORE_BUILD)/explore-doctored
+EXPLORE_BINS := $(EXPLORE_BUILD)/explore $(EXPLORE_BUILD)/explore-doctored \
+	$(EXPLORE_BUILD)/explore-sched
+
+# explore-sched: the real scheduler. sched/ and raw_spinlock.c (and
+# rtmutex.c, spinlock_rt.c, lib/parse.c over them) compiled as they are,
+# with tests/explore/hw/ first on the quote path instead of shim/: the
+# hardware only (per-CPU area, IF, the count's instructions, the IPI,
+# switch_to), implemented by tests/explore/hw.c.
+EXPLORE_HW_BUILD = $(EXPLORE_BUILD)/hw
+EXPLORE_HW_CPPFLAGS = -iquote tests/explore/hw -I. -DPREEMPT_RT=1 \
+	-DPREEMPT_MODEL_H='"arch/x86_64/preempt/folded.h"' \
+	-DPREEMPT_MODE_DEFAULT=PREEMPT_MODE_FULL -DEXPLORE_HW \
+	-include tests/explore/shim/host.h -MMD -MP
+EXPLORE_HW_KERNEL_SRCS := sched/core.c sched/wake.c sched/wait.c sched/handoff.c \
+	sched/rt.c sched/idle.c sched/preempt_mode.c kernel/locking/raw_spinlock.c \
+	kernel/locking/rtmutex.c kernel/locking/spinlock_rt.c lib/parse.c
+EXPLORE_HW_SRCS := tests/explore/engine.c tests/explore/hw.c tests/explore/report.c \
+	tests/explore/sched_scenarios.c tests/explore/sched_checks.c tests/explore/main.c
+EXPLORE_HW_OBJS := $(EXPLORE_HW_SRCS:%.c=$(EXPLORE_HW_BUILD)/%.o)
+EXPLORE_HW_KOBJS := $(EXPLORE_HW_KERNEL_SRCS:%.c=$(EXPLORE_HW_BUILD)/%.o)
+
+$(EXPLORE_HW_OBJS): $(EXPLORE_HW_BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(EXPLORE_HW_CPPFLAGS) $(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
+
+$(EXPLORE_HW_KOBJS): $(EXPLORE_HW_BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(EXPLORE_HW_CPPFLAGS) -include tests/explore/shim/explore_shim.h \
+		$(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
+
+$(EXPLORE_BUILD)/explore-sched: $(EXPLORE_HW_OBJS) $(EXPLORE_HW_KOBJS)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
 
 .PHONY: explore explore-quick explore-build
 
@@ -66,17 +97,39 @@ $(EXPLORE_BUILD)/doctored/%.o: $(EXPLORE_BUILD)/doctored/%.c
 		$(HOST_CFLAGS) $(HOST_SANITIZE) -c $< -o $@
 	$(Q)$(EXPLORE_GLOBALIZE)
 
-$(EXPLORE_BUILD)/doctored/rtmutex.c: kernel/locking/rtmutex.c tests/explore/doctor.py
+EXPLORE_DOCTOR = tests/explore/doctor.py tests/explore/mutants
+$(EXPLORE_BUILD)/doctored/rtmutex.c: kernel/locking/rtmutex.c $(EXPLORE_DOCTOR)
 	@mkdir -p $(@D)
-	$(Q)python3 tests/explore/doctor.py $< $@
+	$(Q)python3 tests/explore/doctor.py adjust-chain-wake $@
 
-$(EXPLORE_BUILD)/doctored/irq_thread.c: kernel/irq/irq_thread.c tests/explore/doctor.py
+$(EXPLORE_BUILD)/doctored/irq_thread.c: kernel/irq/irq_thread.c $(EXPLORE_DOCTOR)
 	@mkdir -p $(@D)
-	$(Q)python3 tests/explore/doctor.py $< $@
+	$(Q)python3 tests/explore/doctor.py irq-start-twice $@
 
-$(EXPLORE_BUILD)/doctored/endpoint.c: ipc/endpoint.c tests/explore/doctor.py
+$(EXPLORE_BUILD)/doctored/endpoint.c: ipc/endpoint.c $(EXPLORE_DOCTOR)
 	@mkdir -p $(@D)
-	$(Q)python3 tests/explore/doctor.py $< $@
+	$(Q)python3 tests/explore/doctor.py ipc-reply-kill $@
+
+# explore-sched's mutants (tests/explore/mutants, BINARY explore-sched):
+# one binary each, mutants/NAME/explore-sched, the real objects but the
+# doctored file's.
+EXPLORE_MUTANTS := $(shell sed -n 's/^\([a-z-]*\) \([^ ]*\) explore-sched .*/\1:\2/p' \
+	tests/explore/mutants)
+define EXPLORE_MUTANT
+$(EXPLORE_BUILD)/mutants/$(1)/$(notdir $(2)): $(2) $(EXPLORE_DOCTOR)
+	@mkdir -p $$(@D)
+	$(Q)python3 tests/explore/doctor.py $(1) $$@
+$(EXPLORE_BUILD)/mutants/$(1)/$(notdir $(2:.c=.o)): $(EXPLORE_BUILD)/mutants/$(1)/$(notdir $(2))
+	$(Q)$(HOSTCC) $(EXPLORE_HW_CPPFLAGS) -include tests/explore/shim/explore_shim.h \
+		$(HOST_CFLAGS) $(HOST_SANITIZE) -c $$< -o $$@
+$(EXPLORE_BUILD)/mutants/$(1)/explore-sched: $(EXPLORE_HW_OBJS) \
+		$(filter-out $(EXPLORE_HW_BUILD)/$(2:.c=.o),$(EXPLORE_HW_KOBJS)) \
+		$(EXPLORE_BUILD)/mutants/$(1)/$(notdir $(2:.c=.o))
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $$^ -o $$@
+EXPLORE_MUTANT_BINS += $(EXPLORE_BUILD)/mutants/$(1)/explore-sched
+endef
+$(foreach m,$(EXPLORE_MUTANTS),$(eval $(call EXPLORE_MUTANT,$(word 1,$(subst :, ,$(m))),$(word 2,$(subst :, ,$(m))))))
+explore explore-build: $(EXPLORE_MUTANT_BINS)
 
 $(EXPLORE_BUILD)/explore: $(EXPLORE_OBJS) $(EXPLORE_KOBJS)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
@@ -85,4 +138,5 @@ $(EXPLORE_BUILD)/explore-doctored: $(EXPLORE_OBJS) $(EXPLORE_DOCTORED:.c=.o) \
 		$(EXPLORE_BUILD)/kernel/locking/spinlock_rt.o $(EXPLORE_BUILD)/ipc/object.o
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
 
--include $(EXPLORE_OBJS:.o=.d) $(EXPLORE_KOBJS:.o=.d) $(EXPLORE_DOCTORED:.c=.d)
+-include $(EXPLORE_OBJS:.o=.d) $(EXPLORE_KOBJS:.o=.d) $(EXPLORE_DOCTORED:.c=.d) \
+	$(EXPLORE_HW_OBJS:.o=.d) $(EXPLORE_HW_KOBJS:.o=.d)

@@ -8,10 +8,14 @@
  *   explore fold MODEL FILE
  * runs Part B on the instruction lists in FILE (fold_model.c).
  *   explore litmus [--sc] FILE...
- * runs the memory model's litmus tests (litmus.c, tests/explore/litmus/). */
+ * runs the memory model's litmus tests (litmus.c, tests/explore/litmus/).
+ * Compiled with EXPLORE_HW, this is explore-sched, over the real
+ * scheduler (tests/explore/hw.c): `explore-sched rtmutex` runs its
+ * scenarios (sched_scenarios.c) with the same options. */
 #include "tests/explore/explore.h"
 #include "tests/explore/rtmutex_scenarios.h"
 #include "tests/explore/ipc_scenarios.h"
+#include "tests/explore/sched_scenarios.h"
 #include "tests/explore/fold_model.h"
 
 #include <stdio.h>
@@ -38,10 +42,19 @@ static int run_rtmutex(int argc, char **argv)
 	}
 	int passed = 0, failed = 0, n = 0;
 	struct ex_stats total = { 0 };
-	for (int i = 0; i < rtmutex_nscenarios + ipc_nscenarios; i++) {
-		bool ipc = i >= rtmutex_nscenarios;
-		const struct ex_scenario *sc = ipc ? &ipc_scenarios[i - rtmutex_nscenarios] :
-						     &rtmutex_scenarios[i];
+#ifdef EXPLORE_HW
+	const struct { const char *name; const struct ex_scenario *sc; int n; } sets[] = {
+		{ "sched", sched_scenarios, sched_nscenarios },
+	};
+#else
+	const struct { const char *name; const struct ex_scenario *sc; int n; } sets[] = {
+		{ "rtmutex", rtmutex_scenarios, rtmutex_nscenarios },
+		{ "ipc", ipc_scenarios, ipc_nscenarios },
+	};
+#endif
+	for (int i = 0, set = 0; set < (int)(sizeof(sets) / sizeof(sets[0]));
+	     i = i + 1 < sets[set].n ? i + 1 : (set++, 0)) {
+		const struct ex_scenario *sc = &sets[set].sc[i];
 		if ((only && strcmp(sc->name, only)) || (quick && !sc->quick))
 			continue;
 		n++;
@@ -49,7 +62,7 @@ static int run_rtmutex(int argc, char **argv)
 		bool ok = expect ? st.failed : !st.failed;
 		printf("%s %s %s: %s: %d threads, %llu interleavings (+%llu pruned), "
 		       "%llu steps, deepest %llu, %.2f s%s\n", ok ? "ok  " : "FAIL",
-		       ipc ? "ipc" : "rtmutex", sc->name,
+		       sets[set].name, sc->name,
 		       sc->what, sc->nthreads, (unsigned long long)st.executions,
 		       (unsigned long long)st.pruned, (unsigned long long)st.steps,
 		       (unsigned long long)st.max_depth, st.seconds,
@@ -78,10 +91,12 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc >= 2 && !strcmp(argv[1], "rtmutex"))
 		return run_rtmutex(argc - 2, argv + 2);
+#ifndef EXPLORE_HW
 	if (argc >= 2 && !strcmp(argv[1], "fold"))
 		return fold_main(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "litmus"))
 		return litmus_main(argc - 2, argv + 2);
+#endif
 	fprintf(stderr, "usage: explore rtmutex [--quick] [--only NAME] "
 		"[--expect-violation NAME]\n       explore fold MODEL FILE\n"
 		"       explore litmus [--sc] FILE...\n");

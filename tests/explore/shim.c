@@ -1,7 +1,9 @@
 /* The kernel around kernel/locking/rtmutex.c and spinlock_rt.c, for the
- * explorer: the scheduler (current_thread, schedule, the wake-ups, the
- * priority change), the raw spinlock, printk, BUG; and the scheduling
- * points of shim/explore_shim.h's atomics and WRITE_ONCE(). Each
+ * explorer's shim binary (explore; explore-sched has the real scheduler
+ * instead, tests/explore/hw.c): the scheduler (current_thread, schedule,
+ * the wake-ups, the priority change), the raw spinlock; and the
+ * scheduling points of shim/explore_shim.h's atomics and WRITE_ONCE()
+ * (printk and BUG: tests/explore/report.c). Each
  * operation that another CPU could see first stops at a point
  * (ex_point), then happens, alone. */
 #include "tests/explore/shim.h"
@@ -22,7 +24,6 @@ static struct rt_mutex **locks;
 static int nlocks;
 static raw_spinlock_t *raws[8];
 static int nraws, held;
-static int deadlocks[EX_MAX_THREADS];
 static bool slept[EX_MAX_THREADS];
 /* Threads that have exited, their memory free: what a freed struct
  * thread may hold, a pi_blocked_on that leads to `freed`, a lock no code
@@ -40,7 +41,7 @@ void shim_reset(struct thread **t, int n, struct rt_mutex **l, int nl)
 	for (int i = 0; i < nraws; i++)
 		raws[i]->holder = 0;
 	held = 0;
-	memset(deadlocks, 0, sizeof(deadlocks));
+	memset(report_deadlocks, 0, EX_MAX_THREADS * sizeof(int));
 	memset(slept, 0, sizeof(slept));
 	watch_exits = false;
 	shim_irq_reset();
@@ -65,7 +66,7 @@ bool shim_slept_on_lock(int i)
 }
 
 int shim_raw_locks_held(void) { return held; }
-int shim_deadlock_reports(int i) { return deadlocks[i]; }
+int shim_deadlock_reports(int i) { return report_deadlocks[i]; }
 
 const char *shim_state_str(int state)
 {
@@ -111,8 +112,9 @@ static struct thread *thread_of_state(const volatile void *p)
 	return NULL;
 }
 
-void explore_atomic_point(const volatile void *p, int write)
+void explore_atomic_point(const volatile void *p, int write, const char *expr)
 {
+	(void)expr;
 	if (p == &freed.owner)
 		ex_fail("%s reads a thread that has exited: an owner it loaded before "
 			"unlocked, exited and was freed meanwhile",
@@ -352,52 +354,4 @@ void __might_sleep(const char *file, int line)
 {
 	if (holds_raw())
 		ex_fail("%s:%d: might_sleep() with a raw spinlock held", file, line);
-}
-
-/* ---- printk and BUG ---- */
-
-int printk(const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (strstr(buf, "deadlock detected"))
-		deadlocks[ex_self()]++;
-	size_t len = strlen(buf);
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = 0;
-	ex_log("prints \"%s\"", buf);
-	return n;
-}
-
-void dump_stack(void)
-{
-	ex_log("dump_stack()");
-}
-
-/* A kernel report is a violation, named after the thread that made it. */
-static void fail_report(const char *what, const char *fmt, va_list ap)
-{
-	char buf[256];
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	ex_fail("%s: %s%s", current_thread()->name, what, buf);
-}
-
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fail_report("", fmt, ap);
-	va_end(ap);
-	ex_thread_abort();
-}
-
-void report_bug(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fail_report("report_bug: ", fmt, ap);
-	va_end(ap);
 }

@@ -27,7 +27,9 @@ int shim_raw_locks_held(void);
 void shim_watch_exits(void);
 /* The running thread t exits and its memory is freed (poisoned). */
 void shim_thread_exit(struct thread *t);
-/* "deadlock detected" reports printed by thread i in this run. */
+/* "deadlock detected" reports printed by thread i in this run
+ * (tests/explore/report.c counts them in report_deadlocks[]). */
+extern int report_deadlocks[];
 int shim_deadlock_reports(int i);
 /* An owner word, readable: "0", "O", "O|waiters", "waiters bit". */
 const char *shim_owner_str(u64 v, char *buf, size_t size);
@@ -61,8 +63,8 @@ const void *ipc_object(const void *addr);
 
 /* shim/explore_shim.h's points: p is an rt_mutex's owner word (atomics)
  * or a thread's state or the line's thread (WRITE_ONCE); any other address
- * is no point. */
-void explore_atomic_point(const volatile void *p, int write);
+ * is no point. expr: the address as the kernel's source spells it. */
+void explore_atomic_point(const volatile void *p, int write, const char *expr);
 void explore_atomic_done(const volatile void *p, const char *op, u64 before);
 void explore_write_point(const volatile void *p);
 void explore_write_done(const volatile void *p);

@@ -15,7 +15,7 @@
 
 #define EXPLORE_AT(p, w, name, call)                                          \
 	({                                                                    \
-		explore_atomic_point((p), (w));                               \
+		explore_atomic_point((p), (w), #p);                               \
 		u64 __before = (u64) * (p);                                   \
 		__auto_type __r = call;                                       \
 		explore_atomic_done((p), name, __before);                     \
@@ -33,7 +33,7 @@
 /* A store returns nothing: its own statement expression. */
 #define __atomic_store_n(p, v, mo)                                            \
 	({                                                                    \
-		explore_atomic_point((p), 1);                                 \
+		explore_atomic_point((p), 1, #p);                               \
 		u64 __before = (u64) * (p);                                   \
 		__atomic_store_n((p), (v), (mo));                             \
 		explore_atomic_done((p), "store", __before);                  \

@@ -1,0 +1,221 @@
+/* The rules the scenarios over the real scheduler keep
+ * (tests/explore/sched_scenarios.c; tests/explore/INVARIANTS.md states
+ * them, with their sources), checked after every step:
+ *   one CPU       no thread is current on two CPUs
+ *   queued        a thread is on a run queue's list exactly when it is
+ *                 on_rq and not its CPU's current thread
+ *   outranks      at a quiescent point, a CPU with no reschedule pending
+ *                 runs a thread of at least the priority of each it has
+ *                 queued (a request served or never needed)
+ * and, where no ticket lock is held, for the rt_mutexes:
+ *   waiters bit   set in the owner word exactly when there are waiters
+ *   PI            each thread runs at the higher of its own priority and
+ *                 its top waiter's on every lock it owns
+ * and after every step:
+ *   FIFO          waiters of one priority in the order they queued
+ *   handoff       a lock released to its top waiter (owner word: the
+ *                 waiters bit alone) is next owned by that waiter or by
+ *                 a thread that outranks it, never by a newcomer of
+ *                 lower or equal priority
+ * and at the end: every thread finished (no lost wake-up). */
+#include "tests/explore/sched_checks.h"
+#include "tests/explore/explore.h"
+#include "tests/explore/hw_sched.h"
+#include "kernel/preempt.h"
+#include "kernel/locking/rtmutex.h"
+#include "sched/rq.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static char why[256];
+/* FIFO's bookkeeping: when each thread's waiter was first seen queued
+ * on each lock at its priority (0: not queued). */
+static unsigned seen_at[2][EX_MAX_THREADS], seen_clock;
+static int seen_prio[2][EX_MAX_THREADS];
+static struct thread *handed_to[2];     /* the top waiter a release woke */
+
+void sched_checks_reset(void)
+{
+	memset(seen_at, 0, sizeof(seen_at));
+	seen_clock = 0;
+	handed_to[0] = handed_to[1] = NULL;
+}
+
+static bool rq_locked(int c)
+{
+	return rqs[c].lock.next != rqs[c].lock.serving;
+}
+
+static bool on_a_list(const struct thread *t, int c)
+{
+	struct thread *it;
+	list_for_each_entry(it, &rqs[c].fifo, rq_node)
+		if (it == t)
+			return true;
+	list_for_each_entry(it, &rqs[c].normal, rq_node)
+		if (it == t)
+			return true;
+	return false;
+}
+
+static int index_of(const struct thread *t)
+{
+	return (int)(t - sched_th);
+}
+
+/* FIFO among equals, after every step: each list operation of
+ * rtmutex.c is within one step. */
+static const char *check_fifo(void)
+{
+	for (int l = 0; l < 2; l++) {
+		struct rt_mutex *m = &sched_L[l];
+		bool queued[EX_MAX_THREADS] = { false };
+		struct rt_mutex_waiter *w, *prev = NULL;
+		list_for_each_entry(w, &m->waiters, node) {
+			int i = index_of(w->task);
+			queued[i] = true;
+			if (!seen_at[l][i] || seen_prio[l][i] != w->prio) {
+				seen_at[l][i] = ++seen_clock;
+				seen_prio[l][i] = w->prio;
+			}
+			if (prev && prev->prio == w->prio &&
+			    seen_at[l][index_of(prev->task)] > seen_at[l][i]) {
+				snprintf(why, sizeof(why), "FIFO: %s waits on %s ahead of %s, of the "
+					 "same priority %d, which queued first", prev->task->name,
+					 m->name, w->task->name, w->prio);
+				return why;
+			}
+			prev = w;
+		}
+		for (int i = 0; i < EX_MAX_THREADS; i++)
+			if (!queued[i])
+				seen_at[l][i] = 0;
+	}
+	return NULL;
+}
+
+/* The rt_mutex rules, where no ticket lock is held (rt_mutex_pi_lock's
+ * sections and the run queues' all ended). */
+static const char *check_rt_mutexes(void)
+{
+	for (int l = 0; l < 2; l++) {
+		struct rt_mutex *m = &sched_L[l];
+		bool bit = m->owner & RT_MUTEX_HAS_WAITERS, any = !list_empty(&m->waiters);
+		if (bit != any) {
+			snprintf(why, sizeof(why), "waiters bit: %s's owner word %s the bit with %s",
+				 m->name, bit ? "has" : "lacks", any ? "waiters" : "no waiters");
+			return why;
+		}
+	}
+	for (int i = 0; i < sched_cur->nthreads; i++) {
+		if (sched_is_idle(i) || sched_is_timer(i) || sched_exited[i])
+			continue;
+		const struct thread *t = &sched_th[i];
+		int want = t->normal_prio;
+		for (int l = 0; l < 2; l++) {
+			struct rt_mutex_waiter *w;
+			if (rt_mutex_owner(&sched_L[l]) == t)
+				list_for_each_entry(w, &sched_L[l].waiters, node)
+					want = w->task->prio > want ? w->task->prio : want;
+		}
+		if (t->prio != want) {
+			snprintf(why, sizeof(why), "PI: %s runs at prio %d, but its own priority "
+				 "and its waiters' give %d", t->name, t->prio, want);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+static const char *check_handoff(void)
+{
+	for (int l = 0; l < 2; l++) {
+		struct rt_mutex *m = &sched_L[l];
+		struct thread *o = rt_mutex_owner(m), *h = handed_to[l];
+		if (!o && (m->owner & RT_MUTEX_HAS_WAITERS) && !list_empty(&m->waiters) && !h)
+			handed_to[l] = list_first_entry(&m->waiters, struct rt_mutex_waiter,
+							node)->task;
+		if (!o || !h)
+			continue;
+		handed_to[l] = NULL;
+		if (o != h && o->prio <= h->prio) {
+			snprintf(why, sizeof(why), "handoff: %s (prio %d) takes %s, released to "
+				 "its top waiter %s (prio %d)", o->name, o->prio, m->name, h->name,
+				 h->prio);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+const char *sched_check_step(void)
+{
+	int ncpus = hw_cpus();
+	/* Tracked at every step, reported after the other rules. */
+	const char *handoff = check_handoff(), *bad = check_fifo();
+	if (bad)
+		return bad;
+	for (int c = 0; c < ncpus; c++)
+		for (int d = c + 1; d < ncpus; d++)
+			if (rqs[c].curr == rqs[d].curr) {
+				snprintf(why, sizeof(why), "one CPU: %s is current on CPUs %d and %d",
+					 rqs[c].curr->name, c, d);
+				return why;
+			}
+	for (int c = 0; c < ncpus; c++)
+		if (rq_locked(c))
+			return handoff;
+	if (!hw_ticket_locks_held()) {
+		bad = check_rt_mutexes();
+		if (bad)
+			return bad;
+	}
+	for (int i = 0; i < sched_cur->nthreads; i++) {
+		if (sched_is_idle(i) || sched_is_timer(i) || sched_exited[i])
+			continue;
+		const struct thread *t = &sched_th[i];
+		bool listed = false;
+		for (int c = 0; c < ncpus; c++)
+			listed |= on_a_list(t, c);
+		bool want = t->on_rq && rqs[t->cpu].curr != t;
+		if (listed != want) {
+			snprintf(why, sizeof(why), "queued: %s is %son a run queue, on_rq %d, "
+				 "current on CPU %d: %s", t->name, listed ? "" : "not ", t->on_rq,
+				 t->cpu, rqs[t->cpu].curr->name);
+			return why;
+		}
+	}
+	for (int c = 0; c < ncpus; c++) {
+		struct rq *rq = &rqs[c];
+		struct thread *curr = rq->curr, *first = rq_first_queued(rq);
+		if (!first || (curr->flags & (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY)))
+			continue;
+		int cp = curr == rq->idle ? -1 : curr->prio;
+		if (first->prio > cp && curr->state == THREAD_RUNNING) {
+			snprintf(why, sizeof(why), "outranks: CPU %d runs %s (prio %d) with %s "
+				 "(prio %d) queued and no reschedule pending: a lost reschedule",
+				 c, curr->name, cp, first->name, first->prio);
+			return why;
+		}
+	}
+	return handoff;
+}
+
+const char *sched_check_end(void)
+{
+	why[0] = 0;
+	for (int i = 0; i < sched_cur->nthreads; i++) {
+		if (sched_is_idle(i) || sched_is_timer(i) || sched_exited[i])
+			continue;
+		size_t len = strlen(why);
+		snprintf(why + len, sizeof(why) - len, "%s%s never finishes (state %d, on_rq %d)",
+			 len ? "; " : "", sched_th[i].name, sched_th[i].state, sched_th[i].on_rq);
+	}
+	if (why[0]) {
+		size_t len = strlen(why);
+		snprintf(why + len, sizeof(why) - len, ": a lost wake-up");
+		return why;
+	}
+	return NULL;
+}

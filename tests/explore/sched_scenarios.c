@@ -1,0 +1,312 @@
+/* Scenarios over the real scheduler (sched/ on tests/explore/hw.c's
+ * CPUs): kernel threads, each a script, placed on CPUs (the first on a
+ * CPU runs there, the others wait on its run queue), an idle thread per
+ * CPU running the real cpu_idle(), and a timer that sends ticks. The
+ * rules they keep: tests/explore/sched_checks.c. */
+#include "tests/explore/sched_scenarios.h"
+#include "tests/explore/sched_checks.h"
+#include "tests/explore/explore.h"
+#include "tests/explore/hw_sched.h"
+#include "kernel/preempt.h"
+#include "kernel/locking/rtmutex.h"
+#include "sched/rq.h"
+#include "sched/wait.h"
+#include "sched/preempt_mode.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct thread sched_th[EX_MAX_THREADS];
+static bool queued_at_start[EX_MAX_THREADS];
+bool sched_exited[EX_MAX_THREADS];
+static struct wait_queue wq;
+static struct mutex M;
+static struct completion done;
+struct rt_mutex sched_L[2];
+static volatile int flag[4];
+const struct ex_scenario *sched_cur;
+
+/* A thread's placement and kind: its script's first word. "@1" CPU 1
+ * (default 0), "@1m" may run on every CPU; "idle" the CPU's idle
+ * thread (in CPU order); "timer" no kernel thread: it sends ticks. */
+static int cpu_of(const char *prog)
+{
+	return prog[0] == '@' ? prog[1] - '0' : 0;
+}
+
+bool sched_is_idle(int i) { return !strcmp(sched_cur->threads[i].prog, "idle"); }
+bool sched_is_timer(int i) { return !strncmp(sched_cur->threads[i].prog, "timer", 5); }
+
+static void reset(const struct ex_scenario *sc)
+{
+	sched_cur = sc;
+	int ncpus = 0;
+	for (int i = 0; i < sc->nthreads; i++)
+		ncpus += sched_is_idle(i);
+	hw_reset(ncpus);
+	preempt_mode = sc->arg & SC_LAZY ? PREEMPT_MODE_LAZY : PREEMPT_MODE_FULL;
+	idle_poll = sc->arg & SC_POLL;
+	memset(rqs, 0, sizeof(rqs));
+	for (int c = 0; c < ncpus; c++)
+		sched_prepare_cpu((u32)c);
+	sched_running = true;
+	wait_queue_init(&wq);
+	rt_mutex_init(&sched_L[0], "L0");
+	rt_mutex_init(&sched_L[1], "L1");
+	mutex_init(&M);
+	init_completion(&done);
+	sched_checks_reset();
+	memset((void *)flag, 0, sizeof(flag));
+	memset(sched_exited, 0, sizeof(sched_exited));
+	int idle = 0;
+	for (int i = 0; i < sc->nthreads; i++) {
+		const char *prog = sc->threads[i].prog;
+		queued_at_start[i] = false;
+		if (sched_is_timer(i)) {
+			hw_bind(i, NULL, 0);
+			continue;
+		}
+		if (sched_is_idle(i)) {
+			struct rq *rq = &rqs[idle];
+			hw_bind(i, rq->idle, idle);
+			queued_at_start[i] = rq->curr != rq->idle;
+			if (!queued_at_start[i]) { /* no thread placed before it */
+				hw_set_context(idle, i);
+				rq->idle->on_cpu = 1;
+			}
+			idle++;
+			continue;
+		}
+		struct thread *t = &sched_th[i];
+		int c = cpu_of(prog);
+		memset(t, 0, sizeof(*t));
+		snprintf(t->name, sizeof(t->name), "%s", sc->threads[i].name);
+		t->prio = t->normal_prio = sc->threads[i].prio;
+		t->state = t->saved_state = THREAD_RUNNING;
+		t->cpu = c;
+		t->migratory = prog[0] == '@' && prog[2] == 'm';
+		t->allowed_cpus = t->migratory ? ALL_CPUS : 1UL << c;
+		t->slice = SCHED_SLICE_TICKS;
+		t->usage = 1;
+		INIT_LIST_HEAD(&t->pi_locks);
+		INIT_LIST_HEAD(&t->rq_node);
+		hw_bind(i, t, c);
+		struct rq *rq = &rqs[c];
+		if (rq->curr == rq->idle) {
+			rq->curr = t;
+			t->on_rq = t->on_cpu = 1;
+			hw_set_context(c, i);
+		} else {
+			enqueue(rq, t, false);
+			queued_at_start[i] = true;
+		}
+	}
+}
+
+/* ---- the scripts ----
+ * w1 wait_event() until flag 1; s1 set flag 1, then wake_up_all();
+ * k2 wake_up_thread(thread 2) after flag 3; y yield(); L0/U0
+ * rt_mutex_lock/unlock(L0); p2=40 rt_mutex_adjust_pi(thread 2, 40);
+ * t1 a tick to CPU 1 (the timer); r1 resched_curr(1); n1 a lazy
+ * request to CPU 1 (resched_curr_lazy); P preempt_disable() ... E
+ * preempt_enable(); f2 set flag 2 only; h1 block, handing the CPU to
+ * thread 1 (sched_handoff(), else wake it), until flag 2 (then k0 from
+ * another thread ends the wait); M/m mutex_lock/unlock (sched/wait.c);
+ * c complete(), C wait_for_completion(). */
+
+static void set_flag(int n)
+{
+	ex_point1((const void *)&flag[n], EX_WRITE, NULL, NULL);
+	flag[n] = 1;
+	ex_log("flag %d = 1", n);
+}
+
+/* wait_event()'s condition: a point, the read another CPU races. */
+static bool flag_set(int n)
+{
+	ex_point1((const void *)&flag[n], EX_READ, NULL, NULL);
+	return flag[n] != 0;
+}
+
+static void run_script(int self)
+{
+	if (sched_is_idle(self)) {
+		if (queued_at_start[self]) /* not current at the start: switched to */
+			hw_first_switch_in();
+		ex_activity("cpu_idle()");
+		cpu_idle();
+	}
+	const char *p = sched_cur->threads[self].prog;
+	if (*p == '@')
+		p += p[2] == 'm' ? 3 : 2;
+	if (sched_is_timer(self))
+		p += 5;
+	else if (queued_at_start[self])
+		hw_first_switch_in();
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		char op = *p++;
+		int n = 0, v = 0;
+		while (*p >= '0' && *p <= '9')
+			n = n * 10 + (*p++ - '0');
+		if (*p == '=')
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				v = v * 10 + (*p - '0');
+		switch (op) {
+		case 'w':
+			ex_activity("wait_event(flag %d)", n);
+			wait_event(&wq, flag_set(n));
+			break;
+		case 's':
+			ex_activity("flag %d, wake_up_all()", n);
+			set_flag(n);
+			wake_up_all(&wq);
+			break;
+		case 'k':
+			ex_activity("wake_up_thread(%s)", sched_th[n].name);
+			wake_up_thread(&sched_th[n]);
+			break;
+		case 'f':
+			ex_activity("flag %d", n);
+			set_flag(n);
+			break;
+		case 'h':
+			ex_activity("hand off to %s until flag 2", sched_th[n].name);
+			for (;;) {
+				__atomic_store_n(&sched_th[self].state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+				if (flag_set(2))
+					break;
+				if (!sched_handoff(&sched_th[n])) {
+					wake_up_thread(&sched_th[n]);
+					schedule();
+				}
+			}
+			__atomic_store_n(&sched_th[self].state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+			wake_up_thread(&sched_th[n]); /* if the flag came first: no handoff */
+			break;
+		case 'M':
+			ex_activity("mutex_lock(M)");
+			mutex_lock(&M);
+			break;
+		case 'm':
+			ex_activity("mutex_unlock(M)");
+			mutex_unlock(&M);
+			break;
+		case 'c':
+			ex_activity("complete()");
+			complete(&done);
+			break;
+		case 'C':
+			ex_activity("wait_for_completion()");
+			wait_for_completion(&done);
+			break;
+		case 'y':
+			ex_activity("yield()");
+			yield();
+			break;
+		case 'L':
+			ex_activity("rt_mutex_lock(%s)", sched_L[n].name);
+			rt_mutex_lock(&sched_L[n]);
+			break;
+		case 'U':
+			ex_activity("rt_mutex_unlock(%s)", sched_L[n].name);
+			rt_mutex_unlock(&sched_L[n]);
+			break;
+		case 'p':
+			ex_activity("rt_mutex_adjust_pi(%s, %d)", sched_th[n].name, v);
+			rt_mutex_adjust_pi(&sched_th[n], v);
+			break;
+		case 't':
+			ex_activity("the tick");
+			hw_send_irq((u32)n, HW_IRQ_TICK);
+			break;
+		case 'r':
+			ex_activity("resched_curr(%d)", n);
+			resched_curr((u32)n);
+			break;
+		case 'n':
+			ex_activity("resched_curr_lazy(%d)", n);
+			resched_curr_lazy((u32)n);
+			break;
+		case 'P':
+			ex_activity("preempt_disable()");
+			preempt_disable();
+			break;
+		case 'E':
+			ex_activity("preempt_enable()");
+			preempt_enable();
+			break;
+		}
+	}
+	if (sched_is_timer(self))
+		return;
+	ex_activity("exits");
+	sched_exited[self] = true;
+	__atomic_store_n(&sched_th[self].state, THREAD_DEAD, __ATOMIC_SEQ_CST);
+	schedule();
+	ex_fail("%s runs after its exit", sched_th[self].name);
+	ex_thread_abort();
+}
+
+#define T(n, p, s) { n, p, run_script, s }
+#define IDLE(n) { n, -1, run_script, "idle" }
+#define SCENARIO(nm, w, q, a, ...) {                                          \
+	.name = nm, .what = w, .quick = q, .arg = a,                          \
+	.nthreads = sizeof((struct ex_thread_def[]){ __VA_ARGS__ }) /          \
+		    sizeof(struct ex_thread_def),                              \
+	.threads = { __VA_ARGS__ }, .reset = reset,                            \
+	.check_step = sched_check_step, .check_end = sched_check_end,                      \
+	.may_run = hw_may_run, .extra = hw_extra, .resume = hw_take_interrupt }
+
+const struct ex_scenario sched_scenarios[] = {
+	SCENARIO("lost-wakeup", "a wake-up on CPU 1 races W's wait_event() on CPU 0", true, 0,
+		 T("W", 0, "@0 w0"), T("S", 0, "@1 s0"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("wake-fifo", "a FIFO thread woken where a normal one runs preempts it", true, 0,
+		 T("W", 10, "@0 w0"), T("N", 0, "@0 y"), T("S", 0, "@1 s0"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("poll-idle", "resched_curr() of a polling idle CPU: the flag, no IPI", true,
+		 SC_POLL, T("W", 5, "@1 w0"), T("S", 0, "@0 s0"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("full-tick", "a full request and the tick on a CPU with preemption off", false,
+		 0, T("A", 0, "@0 P E"), T("R", 0, "@1 r0"), T("timer", 0, "timer t0"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("lazy-tick", "a lazy request, promoted by the tick (preempt=lazy)", true,
+		 SC_LAZY, T("A", 0, "@0 y"), T("B", 0, "@0"), T("R", 0, "@1 n0"),
+		 T("timer", 0, "timer t0"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("boost-remote", "W on CPU 1 boosts O, the owner running on CPU 0", false, 0,
+		 T("O", 1, "@0 L0 s0 w1 U0"), T("W", 20, "@1 w0 s1 L0 U0"), IDLE("idle/0"),
+		 IDLE("idle/1")),
+	SCENARIO("waiter-lowered", "W, blocked on O's lock, lowered by P: O's boost drops",
+		 false, 0, T("P", 50, "@0 w0 p2=5 s1"), T("O", 1, "@1 L0 s0 w1 U0"),
+		 T("W", 20, "@0 L0 U0"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("handoff-wake", "A hands CPU 0 to B (sched_handoff) as C wakes A from CPU 1",
+		 true, 0, T("B", 0, "@0 w0"), T("A", 0, "@0 f0 h0"), T("C", 0, "@1 f2 k1"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("mutex", "two CPUs contend for a sleeping mutex (sched/wait.c)", true, 0,
+		 T("A", 0, "@0 M m"), T("B", 0, "@1 M m"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("completion", "complete() on CPU 1 races wait_for_completion() on CPU 0", true,
+		 0, T("W", 0, "@0 C"), T("S", 0, "@1 c"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("setprio-queued", "P raises N, queued behind A on CPU 0: a remote reschedule",
+		 true, 0, T("A", 10, "@0 w0"), T("N", 0, "@0"), T("P", 50, "@1 p1=40 s0"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("yield-tick", "two normal threads yield while ticks come", true, 0,
+		 T("A", 0, "@0 y"), T("B", 0, "@0 y"), T("timer", 0, "timer t0 t0"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("rt-equal", "two waiters of equal priority: FIFO among equals", false, 0,
+		 T("O", 1, "@0 L0 s0 U0"), T("A", 10, "@1 w0 L0 U0"), T("B", 10, "@1 w0 L0 U0"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("chain", "a chain: A waits on L1 (B's), B on L0 (O's), O boosted to 30",
+		 false, 0, T("B", 5, "@0 L1 s1 w0 L0 U0 U1"), T("O", 1, "@0 L0 s0 U0"),
+		 T("A", 30, "@1 w1 L1 U1"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("two", "two threads contend for one rt_mutex", true, 0,
+		 T("A", 10, "@0 L0 U0"), T("B", 20, "@1 L0 U0"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("steal", "a woken waiter's lock taken first by a higher priority", false, 0,
+		 T("H", 30, "@1 w0 L0 U0"), T("O", 1, "@0 L0 s0 U0"), T("W", 10, "@1 w0 L0 U0"),
+		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("setprio-woken", "rt_mutex_adjust_pi() of a thread being woken", true, 0,
+		 T("W", 5, "@0 w0"), T("S", 0, "@1 s0"), T("P", 50, "@2 p0=40"),
+		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+};
+const int sched_nscenarios = sizeof(sched_scenarios) / sizeof(sched_scenarios[0]);

@@ -1,0 +1,13 @@
+/* The scenarios over the real scheduler (tests/explore/sched_scenarios.c). */
+#ifndef FOLD_TESTS_EXPLORE_SCHED_SCENARIOS_H
+#define FOLD_TESTS_EXPLORE_SCHED_SCENARIOS_H
+
+#include "tests/explore/explore.h"
+
+#define SC_LAZY 1   /* a scenario's arg: preempt=lazy (else full) */
+#define SC_POLL 2   /* idle=poll (else halt) */
+
+extern const struct ex_scenario sched_scenarios[];
+extern const int sched_nscenarios;
+
+#endif
