@@ -205,6 +205,25 @@ static void request_during_work_served_before_return(struct ktest *t)
 				   "the loop returned with work still set");
 			return;
 		}
+		/* And an interrupt at every instruction boundary of a loop that
+		 * clears a signal: armed d ns ahead, d = 0, 1, 2, ... until it
+		 * comes after the return. One that comes after the last read of
+		 * the flags is left to the next entry into the kernel. */
+		u64 add = _TIF_NEED_RESCHED;
+		for (u64 d = 0; d < 20000; d++) {
+			struct loop_out o = run_loop(_TIF_SIGPENDING, d + 1, add, NULL, true);
+			if (!o.fired_in_loop && d > 0)
+				break;
+			if (!o.fired_in_loop || !o.left)
+				continue;
+			lab_fail(t, "seed %llu: the loop entered with TIF_SIGPENDING; an interrupt "
+				   "%llu ns into it, at 0x%llx, set %s: the loop returned with it still "
+				   "set (expected none: the last read of the flags is made with IRQs "
+				   "off, and an interrupt before it is seen by it)",
+				   (unsigned long long)seed, (unsigned long long)d,
+				   (unsigned long long)o.rip, work_name(add));
+			return;
+		}
 	}
 }
 
