@@ -14,6 +14,7 @@
 #include "kernel/percpu.h"
 #include "sched/sched.h"
 #include "arch/x86_64/cpu.h"
+#include "kernel/time/hrtimer.h"
 #include "lib/format.h"
 
 #define BIT31 PREEMPT_NEED_RESCHED
@@ -94,22 +95,27 @@ static void remote_request_sends_one_ipi(struct ktest *t)
 		struct target g = { .delay = prandom_below(&rs, 3000) };
 		struct thread *th = thread_create(target_fn, &g, "lab-target", PRIO_NORMAL, 1UL << x);
 		lab_spin_until(READ_ONCE(g.ready), 20 * NSEC_PER_MSEC);
+		schedule(); /* bit 31 set again, whatever the wake-up left in it */
 		preempt_disable();
 		struct cpu_stats *st = &this_cpu_ptr()->stats;
 		u64 sent = st->resched_ipi_sent, avoided = st->resched_ipi_avoided;
+		u32 raw0 = preempt_count_raw();
 		for (u32 i = 0; i < asks; i++)
 			resched_curr(x);
+		u32 raw1 = preempt_count_raw();
 		u64 sent_d = st->resched_ipi_sent - sent, avoided_d = st->resched_ipi_avoided - avoided;
 		preempt_enable();
 		g.asked = 1;
 		thread_join(th);
-		bool ok = g.tif && sent_d == 1 && !avoided_d && g.recv == 1;
+		bool ok = g.tif && sent_d == 1 && !avoided_d && g.recv == 1 && raw1 == raw0;
 		if (!ok)
 			lab_fail(t, "seed %llu: %u requests to busy CPU %u: its thread's flag %s, "
-				   "%llu IPIs sent (%llu avoided), %llu received there; expected the "
-				   "flag set and exactly one IPI", (unsigned long long)seed, asks, x,
-				   g.tif ? "set" : "NOT set", (unsigned long long)sent_d,
-				   (unsigned long long)avoided_d, (unsigned long long)g.recv);
+				   "%llu IPIs sent (%llu avoided), %llu received there, this CPU's "
+				   "count 0x%x -> 0x%x; expected the flag set, exactly one IPI and this "
+				   "CPU's count left alone (a remote request folds nothing here)",
+				   (unsigned long long)seed, asks, x, g.tif ? "set" : "NOT set",
+				   (unsigned long long)sent_d, (unsigned long long)avoided_d,
+				   (unsigned long long)g.recv, raw0, raw1);
 	}
 }
 
@@ -205,9 +211,94 @@ static void halted_idle_gets_an_ipi(struct ktest *t)
 	idle_requests(t, false, 3);
 }
 
+/* A thread P on X that polls as idle=poll does (TIF_POLLING_NRFLAG set,
+ * spinning on the flag), and an interrupt on this CPU, d ns into
+ * resched_curr(x), that stops P's polling as an idle loop going to
+ * sleep does: it clears P's TIF_POLLING_NRFLAG and, finding no request
+ * yet, would halt. From then on only an IPI wakes it: resched_curr()
+ * must learn of the polling from the same atomic that sets the flag. */
+static struct {
+	struct thread *p;
+	struct hrtimer timer;
+	volatile u32 round, ready;
+	volatile int fired, returned, asleep, late;
+} pl;
+
+#define PL_STOP 0xffffffffu
+
+static void poller(void *arg)
+{
+	(void)arg;
+	struct thread *me = current_thread();
+	for (u32 r; (r = READ_ONCE(pl.round)) != PL_STOP;) {
+		__atomic_fetch_or(&me->flags, _TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
+		WRITE_ONCE(pl.ready, r);
+		while (!need_resched() && READ_ONCE(pl.round) == r)
+			cpu_relax();
+		__atomic_fetch_and(&me->flags, ~_TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
+		if (need_resched())
+			schedule();
+		while (READ_ONCE(pl.round) == r)
+			cpu_relax();
+	}
+}
+
+static void stop_polling(struct hrtimer *h)
+{
+	(void)h;
+	u64 old = __atomic_fetch_and(&pl.p->flags, ~_TIF_POLLING_NRFLAG, __ATOMIC_SEQ_CST);
+	WRITE_ONCE(pl.late, READ_ONCE(pl.returned));
+	WRITE_ONCE(pl.asleep, !pl.late && !(old & _TIF_NEED_RESCHED));
+	WRITE_ONCE(pl.fired, 1);
+}
+
+static void polling_stops_during_the_request(struct ktest *t, u64 seed, u32 x)
+{
+	pl.round = 0;
+	pl.ready = PL_STOP;
+	pl.p = thread_create(poller, NULL, "lab-poller", PRIO_NORMAL, 1UL << x);
+	hrtimer_init(&pl.timer, stop_polling);
+	for (u64 d = 1; d < 20000; d++) {
+		WRITE_ONCE(pl.round, (u32)d);
+		if (!lab_spin_until(READ_ONCE(pl.ready) == d && rq_curr(x) == pl.p &&
+					    !(READ_ONCE(pl.p->flags) & _TIF_NEED_RESCHED), 5 * NSEC_PER_MSEC)) {
+			lab_fail(t, "seed %llu: the polling thread on CPU %u did not poll again in 5 "
+				   "ms: not your code's doing; rerun the case", (unsigned long long)seed, x);
+			break;
+		}
+		pl.fired = pl.returned = pl.asleep = pl.late = 0;
+		preempt_disable();
+		struct cpu_stats *st = &this_cpu_ptr()->stats;
+		u64 sent = st->resched_ipi_sent;
+		hrtimer_start(&pl.timer, ktime_get_ns() + d);
+		resched_curr(x);
+		WRITE_ONCE(pl.returned, 1);
+		u64 sent_d = st->resched_ipi_sent - sent;
+		preempt_enable();
+		lab_spin_until(READ_ONCE(pl.fired), NSEC_PER_MSEC);
+		hrtimer_cancel(&pl.timer);
+		if (READ_ONCE(pl.asleep) && !sent_d) {
+			lab_fail(t, "seed %llu: CPU %u polled TIF_NEED_RESCHED, and stopped %llu ns into "
+				   "resched_curr(%u) (an idle loop going to sleep: TIF_POLLING_NRFLAG "
+				   "cleared, no request yet): no IPI was sent, so it would sleep with the "
+				   "request (expected one: the polling flag read by the same atomic that "
+				   "sets TIF_NEED_RESCHED, not before it)", (unsigned long long)seed, x,
+				   (unsigned long long)d, x);
+			break;
+		}
+		if (READ_ONCE(pl.late))
+			break; /* it came after the return: every boundary before was tried */
+	}
+	WRITE_ONCE(pl.round, PL_STOP);
+	thread_join(pl.p);
+}
+
 static void polling_idle_needs_no_ipi(struct ktest *t)
 {
 	idle_requests(t, true, 4);
+	u32 x = lab_cpu_x();
+	if (!t->failed && x) /* every boundary, the same for any seed: once */
+		polling_stops_during_the_request(t, lab_seed(0), x);
 }
 
 LAB_SUITE(lab_l3,

@@ -30,8 +30,11 @@ struct pp_result {
 	u64 fast, messages;
 };
 
-/* ping (with ping_extra) and pong on `cpu`; pong at pong_prio. */
-static struct pp_result pingpong(u32 cpu, u32 calls, const char *ping_extra, int pong_prio)
+/* ping (with ping_extra) and pong on `cpu`; pong at pong_prio; with
+ * pong_to, once pong sleeps waiting for the first call (still on `cpu`,
+ * its last CPU), its allowed CPUs become pong_to's alone. */
+static struct pp_result pingpong_to(u32 cpu, u32 calls, const char *ping_extra, int pong_prio,
+				    u64 pong_to)
 {
 	struct pp_result res = { false, 0, 0 };
 	struct ipc_state *k = ipc_state_create(NULL, current_thread());
@@ -50,6 +53,11 @@ static struct pp_result pingpong(u32 cpu, u32 calls, const char *ping_extra, int
 	struct process *server = process_spawn(&sa, &err);
 	if (server && pong_prio)
 		sched_setscheduler(server->thread, pong_prio);
+	for (u32 i = 0; server && pong_to && i < 500 &&
+			READ_ONCE(server->thread->state) != THREAD_SLEEPING; i++)
+		sleep_ns(20 * NSEC_PER_USEC);
+	if (server && pong_to)
+		thread_set_allowed_cpus(server->thread, pong_to);
 	struct spawn_args ca = { "ping", 3, ping_argv, NULL, false, 1UL << cpu, k, 1, &h };
 	struct process *client = server ? process_spawn(&ca, &err) : NULL;
 	int status = client ? process_wait(client) : -1;
@@ -63,6 +71,11 @@ static struct pp_result pingpong(u32 cpu, u32 calls, const char *ping_extra, int
 	res.fast = stat_sum(ipc_fastpath) - fast0;
 	res.messages = stat_sum(ipc_messages) - msg0;
 	return res;
+}
+
+static struct pp_result pingpong(u32 cpu, u32 calls, const char *ping_extra, int pong_prio)
+{
+	return pingpong_to(cpu, calls, ping_extra, pong_prio, 0);
 }
 
 static bool have_programs(struct ktest *t)
@@ -146,6 +159,19 @@ static void lower_priority_partner_takes_the_slow_path(struct ktest *t)
 					   calls * 8 / 10, calls + 3,
 					   r.ok ? "" : "; ping failed: a reply was wrong");
 		}
+		/* A partner that last ran here but may no longer run here (its
+		 * allowed CPUs changed while it slept): every message slow. */
+		u32 x = lab_cpu_x(), cpu = pick_cpu(&rs), calls = 20 + prandom_below(&rs, 20);
+		if (!x)
+			continue;
+		struct pp_result r = pingpong_to(cpu, calls, "bytes=0", 0, 1UL << (cpu ? 0 : x));
+		if (!r.ok || r.fast)
+			lab_fail(t, "seed %llu: %u calls on CPU %u to pong, which slept there when its "
+				   "allowed CPUs became CPU %u's alone: %llu of %llu messages by the fast "
+				   "path (expected none: the fast path gives this CPU only to a partner "
+				   "that may run here)%s", (unsigned long long)seed, calls, cpu,
+				   cpu ? 0 : x, (unsigned long long)r.fast, (unsigned long long)r.messages,
+				   r.ok ? "" : "; ping failed: a reply was wrong");
 	}
 }
 

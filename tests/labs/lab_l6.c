@@ -164,11 +164,19 @@ static void chain_boosts_the_far_owner(struct ktest *t)
 		for (u32 i = 1; i < locks; i++)
 			scene_add(&sc, fifo_prio(&rs, 1, 40), &sc.l[i], NULL, &sc.l[i - 1], &ok);
 		int top = fifo_prio(&rs, 50, 90);
-		scene_add(&sc, top, NULL, NULL, &sc.l[locks - 1], &ok);
-		int got[NLOCKS];
-		bool boosted = ok;
+		struct worker *h = scene_add(&sc, top, NULL, NULL, &sc.l[locks - 1], &ok);
+		int got[NLOCKS], low[NLOCKS], want[NLOCKS];
+		bool boosted = ok, lowered = true;
 		for (u32 i = 0; i < locks; i++)
 			boosted &= (got[i] = sc.w[i].t->prio) == top;
+		/* H's own priority drops to normal as it waits: the walk brings
+		 * each owner down to what its waiters give it now. */
+		if (ok)
+			sched_setscheduler(h->t, PRIO_NORMAL);
+		for (int i = (int)locks - 1, m = PRIO_NORMAL; ok && i >= 0; i--) {
+			m = want[i] = sc.w[i].prio > m ? sc.w[i].prio : m;
+			lowered &= (low[i] = sc.w[i].t->prio) == want[i];
+		}
 		bool done = scene_end(&sc);
 		if (!ok || !done)
 			lab_fail(t, "seed %llu: the chain of %u locks never %s", (unsigned long long)seed,
@@ -183,6 +191,16 @@ static void chain_boosts_the_far_owner(struct ktest *t)
 				 "owners of L0 (the far one) to L%u run at %s (expected %d each, along "
 				 "the chain)", (unsigned long long)seed, locks, top, locks - 1, prios,
 				 top);
+		} else if (!lowered) {
+			char prios[96];
+			u32 at = 0;
+			for (u32 i = 0; i < locks; i++)
+				at += (u32)snprintf(prios + at, sizeof(prios) - at, "%s%d (expected %d)",
+						    i ? ", " : "", low[i], want[i]);
+			lab_fail(t, "seed %llu: a chain of %u locks under a waiter of prio %d, whose "
+				 "priority then dropped to normal as it waited: the owners of L0 to L%u "
+				 "run at %s: a walk lowers owners as it raises them",
+				 (unsigned long long)seed, locks, top, locks - 1, prios);
 		}
 	}
 }
@@ -190,34 +208,44 @@ static void chain_boosts_the_far_owner(struct ktest *t)
 /* O holds LA and LB; a waiter of prio pa on LA, one of pb < pa on LB. O
  * runs at pa; releasing one lock leaves it at the other's waiter's
  * priority, releasing both at its own. */
-static void boost_ends_at_release(struct ktest *t)
+static bool release_round(struct ktest *t, u64 seed, int own, int pa, int pb, bool flip)
 {
 	static struct scene sc;
+	bool ok = true;
+	scene_init(&sc, NLOCKS);
+	struct worker *o = scene_add(&sc, own, &sc.l[0], &sc.l[1], NULL, &ok);
+	o->flip = flip; /* which lock it releases first */
+	scene_add(&sc, pa, NULL, NULL, &sc.l[0], &ok);
+	scene_add(&sc, pb, NULL, NULL, &sc.l[1], &ok);
+	int boosted = o->t->prio;
+	bool done = scene_end(&sc);
+	/* flip: LA (pa's) first, so LB's waiter still counts. */
+	int first = flip ? pb : pa;
+	if (!ok || !done)
+		lab_fail(t, "seed %llu: the scene never %s", (unsigned long long)seed,
+			 ok ? "drained: a waiter was never woken" : "formed");
+	else if (boosted != pa || o->after[0] != first || o->after[1] != own)
+		lab_fail(t, "seed %llu: O (prio %d) holds LA, waited on at %d, and LB, at %d: "
+			 "O ran at %d (expected %d), after releasing %s at %d (expected %d: "
+			 "the lock it still holds), after releasing both at %d (expected %d, "
+			 "its own)", (unsigned long long)seed, own, pa, pb, boosted, pa,
+			 flip ? "LA" : "LB", o->after[0], first, o->after[1], own);
+	return !t->failed;
+}
+
+static void boost_ends_at_release(struct ktest *t)
+{
 	u64 seed;
 	for_each_lab_seed(si, seed) {
 		struct prandom_state rs;
 		prandom_seed(&rs, seed, 62);
 		int own = prandom_below(&rs, 2) ? PRIO_NORMAL : fifo_prio(&rs, 1, 9);
 		int pa = fifo_prio(&rs, 40, 80), pb = fifo_prio(&rs, 10, 39);
-		bool ok = true;
-		scene_init(&sc, NLOCKS);
-		struct worker *o = scene_add(&sc, own, &sc.l[0], &sc.l[1], NULL, &ok);
-		o->flip = prandom_below(&rs, 2); /* which lock it releases first */
-		scene_add(&sc, pa, NULL, NULL, &sc.l[0], &ok);
-		scene_add(&sc, pb, NULL, NULL, &sc.l[1], &ok);
-		int boosted = o->t->prio;
-		bool done = scene_end(&sc);
-		/* flip: LA (pa's) first, so LB's waiter still counts. */
-		int first = o->flip ? pb : pa;
-		if (!ok || !done)
-			lab_fail(t, "seed %llu: the scene never %s", (unsigned long long)seed,
-				 ok ? "drained: a waiter was never woken" : "formed");
-		else if (boosted != pa || o->after[0] != first || o->after[1] != own)
-			lab_fail(t, "seed %llu: O (prio %d) holds LA, waited on at %d, and LB, at %d: "
-				 "O ran at %d (expected %d), after releasing %s at %d (expected %d: "
-				 "the lock it still holds), after releasing both at %d (expected %d, "
-				 "its own)", (unsigned long long)seed, own, pa, pb, boosted, pa,
-				 o->flip ? "LA" : "LB", o->after[0], first, o->after[1], own);
+		/* Both orders of release, on every seed: which lock goes first
+		 * decides what a release must leave, so no seed is luckier. */
+		if (!release_round(t, seed, own, pa, pb, false) ||
+		    !release_round(t, seed, own, pa, pb, true))
+			return;
 	}
 }
 

@@ -36,6 +36,8 @@ static struct {
 	struct hrtimer timer;
 	u64 add;                  /* the flags the interrupt sets on t */
 	u64 flags_seen;           /* t's flags when it came */
+	u64 rip;                  /* where it came */
+	bool shadow;              /* right after sti's one-instruction shadow */
 	volatile int fired, returned, fired_in_loop;
 } lp;
 
@@ -43,13 +45,34 @@ struct loop_out {
 	bool irqs_off;            /* when the loop returned */
 	u64 left;                 /* EXIT_TO_USER_MODE_WORK set then */
 	bool fired_in_loop;       /* the interrupt came before the return */
+	bool shadow;              /* ... at the end of an sti's shadow */
+	u64 rip;
 	u64 flags_seen;
 	u64 bugs;                 /* the kernel's bug reports meanwhile */
 };
 
+/* Did the interrupt come right after a locked instruction that followed
+ * an sti? An interrupt pending at sti is recognized only after the next
+ * instruction (SDM Vol. 2B, STI; Vol. 3A 6.8.3), which runs with IF set
+ * already: `sti; lock andq` clears the flag with IRQs on, in C as
+ * `local_irq_enable(); __atomic_fetch_and()`. The instruction before the
+ * interrupted one is found by its two first bytes, sti (0xfb) and the
+ * lock prefix (0xf0), at most 15 bytes (one instruction) before. */
+static bool after_sti_shadow(u64 rip)
+{
+	const u8 *p = (const u8 *)rip;
+	for (u32 k = 2; k <= 16; k++)
+		if (p[-(long)k] == 0xfb && p[1 - (long)k] == 0xf0)
+			return true;
+	return false;
+}
+
 static void loop_irq(struct hrtimer *h)
 {
 	(void)h;
+	struct pt_regs *regs = this_cpu_read(irq_regs);
+	lp.rip = regs ? regs->rip : 0;
+	lp.shadow = regs && after_sti_shadow(regs->rip);
 	lp.flags_seen = READ_ONCE(lp.t->flags);
 	WRITE_ONCE(lp.fired_in_loop, !READ_ONCE(lp.returned));
 	if (lp.add)
@@ -58,17 +81,20 @@ static void loop_irq(struct hrtimer *h)
 }
 
 /* With IRQs off: if irq_ns, a timer interrupt due in irq_ns is left
- * pending, which sets `add` on this thread when it comes; before() runs;
+ * pending (or, with `during`, armed to come irq_ns later, as the loop
+ * runs), which sets `add` on this thread when it comes; before() runs;
  * `work` is set in this thread's flags; then exit_to_user_mode_loop().
  * Whatever a wrong loop left undone is done after, so that the next
  * round starts clean. */
-static struct loop_out run_loop(u64 work, u64 irq_ns, u64 add, void (*before)(void))
+static struct loop_out run_loop(u64 work, u64 irq_ns, u64 add, void (*before)(void),
+				bool during)
 {
 	struct loop_out o = { 0 };
 	struct thread *me = current_thread();
 	lp.t = me;
 	lp.add = add;
-	lp.flags_seen = 0;
+	lp.flags_seen = lp.rip = 0;
+	lp.shadow = false;
 	lp.fired = lp.returned = lp.fired_in_loop = 0;
 	hrtimer_init(&lp.timer, loop_irq);
 	u64 bugs = bug_reports;
@@ -76,7 +102,7 @@ static struct loop_out run_loop(u64 work, u64 irq_ns, u64 add, void (*before)(vo
 	if (irq_ns) {
 		u64 at = ktime_get_ns() + irq_ns;
 		hrtimer_start(&lp.timer, at);
-		while (ktime_get_ns() < at + 5 * NSEC_PER_USEC)
+		while (!during && ktime_get_ns() < at + 5 * NSEC_PER_USEC)
 			cpu_relax();
 	}
 	if (before)
@@ -96,6 +122,8 @@ static struct loop_out run_loop(u64 work, u64 irq_ns, u64 add, void (*before)(vo
 		schedule();
 	o.fired_in_loop = READ_ONCE(lp.fired_in_loop);
 	o.flags_seen = lp.flags_seen;
+	o.shadow = lp.shadow;
+	o.rip = lp.rip;
 	o.bugs = bug_reports - bugs;
 	return o;
 }
@@ -131,8 +159,10 @@ static void work_runs_with_irqs_on(struct ktest *t)
 		prandom_seed(&rs, seed, 1);
 		for (u32 i = 0; i < NWORKS; i++) {
 			u64 w = works[(i + seed) % NWORKS];
-			struct loop_out o = run_loop(w, irq_delay(&rs), 0, NULL);
-			if (o.fired_in_loop && (o.flags_seen & w) == w && !o.bugs)
+			struct loop_out o = run_loop(w, irq_delay(&rs), 0, NULL, false);
+			/* none done; or the signal's clear alone, in sti's shadow */
+			u64 seen = o.flags_seen | (o.shadow ? _TIF_SIGPENDING : 0);
+			if (o.fired_in_loop && (seen & w) == w && !o.bugs)
 				continue;
 			lab_fail(t, "seed %llu: the loop entered with %s and a timer interrupt pending: "
 				   "%s (expected: at once, with all of the work still to do: the work "
@@ -163,7 +193,7 @@ static void request_during_work_served_before_return(struct ktest *t)
 		prandom_seed(&rs, seed, 2);
 		for (u32 i = 0; i < 4; i++) {
 			const u64 *p = pairs[(i + seed) % 4];
-			struct loop_out o = run_loop(p[0], irq_delay(&rs), p[1], NULL);
+			struct loop_out o = run_loop(p[0], irq_delay(&rs), p[1], NULL, false);
 			if (o.fired_in_loop && !o.left)
 				continue;
 			lab_fail(t, "seed %llu: the loop entered with %s; an interrupt set %s as that "
@@ -173,6 +203,25 @@ static void request_during_work_served_before_return(struct ktest *t)
 				   "the interrupt came only after the loop returned (IRQs off all along)" :
 				   o.left == p[1] ? "the loop returned with it still set" :
 				   "the loop returned with work still set");
+			return;
+		}
+		/* And an interrupt at every instruction boundary of a loop that
+		 * clears a signal: armed d ns ahead, d = 0, 1, 2, ... until it
+		 * comes after the return. One that comes after the last read of
+		 * the flags is left to the next entry into the kernel. */
+		u64 add = _TIF_NEED_RESCHED;
+		for (u64 d = 0; d < 20000; d++) {
+			struct loop_out o = run_loop(_TIF_SIGPENDING, d + 1, add, NULL, true);
+			if (!o.fired_in_loop && d > 0)
+				break;
+			if (!o.fired_in_loop || !o.left)
+				continue;
+			lab_fail(t, "seed %llu: the loop entered with TIF_SIGPENDING; an interrupt "
+				   "%llu ns into it, at 0x%llx, set %s: the loop returned with it still "
+				   "set (expected none: the last read of the flags is made with IRQs "
+				   "off, and an interrupt before it is seen by it)",
+				   (unsigned long long)seed, (unsigned long long)d,
+				   (unsigned long long)o.rip, work_name(add));
 			return;
 		}
 	}
@@ -214,7 +263,7 @@ static void signal_set_while_scheduling_is_seen(struct ktest *t)
 							 1UL << raw_smp_processor_id());
 			while (!READ_ONCE(sg.waiting))
 				schedule(); /* until it waits on sg.go */
-			struct loop_out o = run_loop(w, 0, 0, wake_signaller);
+			struct loop_out o = run_loop(w, 0, 0, wake_signaller, false);
 			thread_join(s);
 			if (READ_ONCE(sg.ran_in_loop) && !o.left)
 				continue;
@@ -241,7 +290,8 @@ static void loop_returns_with_irqs_off(struct ktest *t)
 		for (u32 i = 0; i < 2 * NWORKS; i++) {
 			u64 w = works[(i + seed) % NWORKS];
 			u64 irq = i < NWORKS ? 0 : irq_delay(&rs);
-			struct loop_out o = run_loop(w, irq, i < NWORKS ? 0 : _TIF_NEED_RESCHED, NULL);
+			struct loop_out o = run_loop(w, irq, i < NWORKS ? 0 : _TIF_NEED_RESCHED, NULL,
+						     false);
 			if (o.irqs_off && !o.bugs)
 				continue;
 			lab_fail(t, "seed %llu: the loop entered with %s%s returned with IRQs %s%s",

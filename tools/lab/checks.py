@@ -15,7 +15,8 @@ Where the lesson is an instruction, the instruction is graded.
       irqentry_exit_cond_resched() is guarded by a conditional jump whose
       flags come from one instruction comparing %gs:0x8 itself with 0
       (cmpl $0x0,%gs:0x8, or testl $0xffffffff,%gs:0x8), taken towards
-      the call when the count is 0.
+      the call when the count is 0; a guard that reads no part of the
+      count (the saved IF) may come before or after it.
 
   flag_set_is_one_locked_instruction (L3)
       resched_curr() and resched_curr_lazy() (__resched_curr() inlined)
@@ -144,13 +145,20 @@ def check_fold(funcs: dict[str, list[Insn]]) -> list[str]:
 
 
 def reach(insns: list[Insn], start: int, site: int) -> bool:
-    """From index start, straight on (no branch), do we get to site?"""
-    for k in range(start, len(insns)):
+    """From index start, falling through conditional jumps (each is a
+    guard of its own) and following unconditional ones, do we get to site?"""
+    index, k, seen = {i.addr: n for n, i in enumerate(insns)}, start, set()
+    while k < len(insns) and k not in seen:
+        seen.add(k)
+        m = insns[k].mnemonic
         if k == site:
             return True
-        m = insns[k].mnemonic
-        if m.startswith("j") or m in ("call", "ret") or m.startswith("ret"):
+        if m == "jmp" and re.fullmatch(r"[0-9a-f]+", "".join(insns[k].operands[:1])):
+            k = index.get(int(insns[k].operands[0], 16), len(insns))
+            continue
+        if m in ("call", "jmp") or m.startswith("ret"):
             return False
+        k += 1
     return False
 
 
@@ -211,17 +219,24 @@ def check_exit(funcs: dict[str, list[Insn]]) -> list[str]:
                 continue
             dest = index.get(int(i.operands[0], 16)) if i.operands else None
             taken = dest is not None and reach(insns, dest, s)
-            if taken or reach(insns, k + 1, s):
+            if taken != reach(insns, k + 1, s):
                 guards.append((k, taken))
         if not guards:
             problems.append(f"the branch to {target}() at {insns[s].addr:#x} has no "
                             f"conditional jump before it ({quote(insns, path_before(insns, s))}"
                             f" then `{insns[s].text}`): every interrupt's exit calls it")
             continue
-        for k, taken in guards:
-            bad = exit_test_problem(insns, k, taken, target)
-            if bad:
-                problems.append(bad)
+        # A guard whose flags come, all on its own path, from no operand
+        # of the count tests something else (the saved IF): any order.
+        counted = [(k, t) for k, t in guards if (lambda c, elsewhere: elsewhere or any(
+            count_offset(o) is not None for j in c for o in insns[j].operands))(
+            *feeding(insns, k, flags=True, regs=set()))]
+        problems += [bad for k, t in counted if (bad := exit_test_problem(insns, k, t, target))]
+        if not counted:
+            problems.append(f"the tests before {target}() are " + ", ".join(quote(
+                insns, feeding(insns, k, flags=True, regs=set())[0], insns[k].mnemonic)
+                for k, _ in guards) + ": none of them reads the count at %gs:0x8; the exit "
+                "preempts only when one compare of %gs:0x8 with 0 says the count is 0")
     return problems
 
 

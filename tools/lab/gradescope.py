@@ -5,6 +5,12 @@ tools/lab/run_autograder where Gradescope looks for it.
 
     {"score": 7,                      the lab's score: the tests' sum
      "output": "make grade: lab L1 ...",   the report's head and score line
+     "output_format": "text", "test_output_format": "text",
+                                      plain text, its spaces and line breaks
+                                      kept: the default, simple_format, makes
+                                      HTML paragraphs of it, where runs of
+                                      spaces collapse and the report's
+                                      columns with them
      "tests": [{"name": "L1 fold_copies_the_flag", "number": "1",
                 "score": 2, "max_score": 2, "status": "passed",
                 "output": "what the kernel said, the rerun command",
@@ -54,9 +60,8 @@ def results(lab: labmod.Lab, entries: list[dict], head: list[str], score_line: s
                       "status": "passed" if e["status"] == "pass" else "failed",
                       "output": test_output(e),
                       "visibility": visibility.get(e["case"], "visible")})
-    return {"score": sum(t["score"] for t in tests),
-            "output": "\n".join(head + [score_line]),
-            "tests": tests}
+    return {"score": sum(t["score"] for t in tests), "output": "\n".join(head + [score_line]),
+            "output_format": "text", "test_output_format": "text", "tests": tests}
 
 
 def number(v) -> bool:
