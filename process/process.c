@@ -118,11 +118,6 @@ static void unlink_locked(struct process *p)
 		p->parent->nr_children--;
 }
 
-struct process *current_process(void)
-{
-	return current_thread()->proc;
-}
-
 /* The new thread's first code: take the address space, build the user
  * register frame at the top of the kernel stack and leave through the
  * same exit every return to ring 3 takes. */
