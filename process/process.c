@@ -139,6 +139,11 @@ static void process_start(void *arg)
 	regs->rflags = X86_EFLAGS_FIXED | X86_EFLAGS_IF;
 	regs->rsp = p->user_sp;
 	regs->ss = USER_DS;
+	/* A written frame, as Linux's start_thread() said with force_iret().
+	 * This first return is by IRETQ anyway (ret_to_user); the flag makes
+	 * the first system call's exit check SYSRET's conditions in full and
+	 * clear it, so every process takes that slow exit once. */
+	force_iret(t);
 	exit_to_user_mode(regs);
 	ret_to_user(regs);
 }

@@ -58,3 +58,23 @@ bool do_syscall_64(struct pt_regs *regs)
 	regs->rax = (u64)ret;
 	return syscall_exit_to_user_mode(regs);
 }
+
+bool syscall_exit_work(struct pt_regs *regs, struct thread *t)
+{
+	exit_to_user_mode(regs);
+	if (READ_ONCE(t->flags) & _TIF_IRET) /* this frame is checked below */
+		__atomic_fetch_and(&t->flags, ~_TIF_IRET, __ATOMIC_SEQ_CST);
+	if (likely(sysret_ok(regs)))
+		return true;
+	this_cpu_stat_inc(sysret_via_iret);
+	return false;
+}
+
+bool sysret_frame_bug(const struct pt_regs *regs)
+{
+	report_bug("system call frame changed without force_iret(): rip %llx rcx %llx, rflags %llx r11 %llx, cs %llx ss %llx",
+		   (unsigned long long)regs->rip, (unsigned long long)regs->rcx,
+		   (unsigned long long)regs->rflags, (unsigned long long)regs->r11,
+		   (unsigned long long)regs->cs, (unsigned long long)regs->ss);
+	return false;
+}
