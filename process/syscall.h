@@ -12,9 +12,14 @@
 #include "arch/x86_64/kernel/gdt.h"
 #include "uapi/layout.h"
 
-/* From entry_SYSCALL_64 with IRQs off: the call, then exit_to_user_mode().
- * True if the return may use SYSRET (see process/syscall.c). */
-bool do_syscall_64(struct pt_regs *regs);
+/* From entry_SYSCALL_64, after the call it made from sys_call_table
+ * with IRQs on: the result into the frame, then
+ * syscall_exit_to_user_mode(). True if the return may use SYSRET; IRQs
+ * off. */
+bool do_syscall_exit(struct pt_regs *regs, long ret);
+/* The same for a number beyond the table, which the entry calls instead
+ * of a table slot: counted and traced as any call, -ENOSYS. */
+bool do_syscall_bad(struct pt_regs *regs);
 /* May this return use SYSRET? It restores RIP from RCX and RFLAGS from
  * R11 and loads fixed selectors (SDM Vol. 2B, SYSRET), so the frame must
  * say exactly that. A frame the kernel changed on the way (a new
@@ -76,6 +81,9 @@ static __always_inline bool syscall_exit_to_user_mode(struct pt_regs *regs)
 
 #define SYSCALL_ARGS u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5
 typedef long (*syscall_fn)(SYSCALL_ARGS);
+/* process/syscall.c: the calls by number, sys_ni_syscall in the holes. */
+extern const syscall_fn sys_call_table[];
+long sys_ni_syscall(SYSCALL_ARGS);
 
 /* process/sys_write.c. While user_write_capture is set (by a test), what
  * user programs write also goes into it (only into it if it is quiet);
