@@ -43,8 +43,13 @@ entry_SYSCALL_64:
 	push rcx			; the user's RIP (the instruction after syscall)
 	push rax			; error_code: the number (rax becomes the result)
 	push VECTOR_SYSCALL
-	PUSH_REGS			; (no CLAC: FMASK cleared AC, arch/x86_64/entry/syscall.c)
-	xor ebp, ebp			; backtraces end here, not in user memory
+	; The registers: room for all fifteen, the nine a call clobbers
+	; saved (pt_regs.inc). (No CLAC: FMASK cleared AC, syscall.c.) rbp
+	; stays the user's: the first C frame saves it, and a backtrace
+	; stops at it, a user address below every kernel frame
+	; (kernel/panic.c, frame_ok()).
+	sub rsp, PT_REGS_vector
+	SAVE_ARGS
 
 	; One compare for two questions. The numbers from ipc_call up leave
 	; the common path: the IPC fast path's two calls (ipc/fastpath.c),
@@ -73,10 +78,24 @@ entry_SYSCALL_64:
 	; but for the result and the message registers (process/syscall.h).
 	; SYSRET restores RIP from RCX and RFLAGS from R11 and nothing else,
 	; and loads CS and SS from IA32_STAR (SDM Vol. 2B, SYSRET); false:
-	; IRETQ, which restores everything from the frame.
+	; IRETQ, which restores everything from the frame, once its other
+	; half is there. The callee-saved registers are the user's: the C
+	; code kept them.
+	test al, al
+	jz .iret
+	RESTORE_ARGS			; rcx = RIP and r11 = RFLAGS
+	mov rsp, [rsp + PT_REGS_rsp]
+	swapgs
+	o64 sysret
+.iret:
+	SAVE_REST
+	jmp swapgs_restore_regs_and_return_to_usermode
+
+	; The way out of a whole frame, another thread's or one the IPC fast
+	; path saved: every register from it.
+.exit_whole:
 	test al, al
 	jz swapgs_restore_regs_and_return_to_usermode
-
 	POP_REGS			; rcx = RIP and r11 = RFLAGS
 	; The stack now holds vector, error code, RIP, CS, RFLAGS, RSP, SS.
 	mov rsp, [rsp + PT_REGS_rsp - PT_REGS_vector]
@@ -118,7 +137,10 @@ entry_SYSCALL_64:
 	; (with its message in its registers) after ipc_fastpath_finish()
 	; ends the switch on that stack. Not taken: the call, as any other,
 	; its number and arguments back from the frame.
+	; The fast path may park this thread with nothing on its stack but
+	; its frame, to be returned to from the frame alone: the whole frame.
 .fastpath:
+	SAVE_REST
 	mov rdi, rsp
 	call ipc_fastpath
 	test rax, rax
@@ -137,7 +159,7 @@ entry_SYSCALL_64:
 	mov rdi, rdx			; prev
 	mov rsi, rsp			; its registers
 	call ipc_fastpath_finish
-	jmp .exit
+	jmp .exit_whole
 
 ; A parked thread (ipc/fastpath.c) that the scheduler switched to:
 ; switch_to() popped the frame below its registers and returned here,
@@ -147,7 +169,7 @@ ipc_fastpath_resume_entry:
 	mov rdi, rax
 	mov rsi, rsp
 	call ipc_fastpath_resume	; the rest of its system call
-	jmp entry_SYSCALL_64.exit
+	jmp entry_SYSCALL_64.exit_whole
 
 extern ipc_fastpath, ipc_fastpath_finish, ipc_fastpath_resume
 extern swapgs_restore_regs_and_return_to_usermode
