@@ -9,7 +9,7 @@ struct thread;
 
 /* Two registers back (rax, rdx in the SysV ABI): the partner's registers
  * to return to user mode from, and the thread switched away from; regs
- * NULL: not taken, the entry goes on to do_syscall_64(). */
+ * NULL: not taken, the entry makes the call from the table. */
 struct ipc_fast_ret {
 	struct pt_regs *regs;
 	struct thread *prev;

@@ -3,7 +3,7 @@
  * handler for the line does the least it can: it masks the line at the
  * I/O APIC (the device keeps asserting until the driver serves it, and
  * the driver runs later, in ring 3), sends the local APIC its EOI
- * (irq_register_sysvec: before the handler, as for the timer), and
+ * (first, as the timer's and the IPIs' handlers do), and
  * signals the bound bit. The driver serves the device through its ports,
  * then irq_ack()s, which unmasks the line. Linux's equivalent for a
  * user-space driver is VFIO's or UIO's: the line masked in the kernel's
@@ -26,6 +26,7 @@
 #include "kernel/irq/irq_thread.h"
 #include "kernel/percpu.h"
 #include "arch/x86_64/kernel/apic/ioapic.h"
+#include "arch/x86_64/kernel/apic/apic.h"
 #include "arch/x86_64/entry/irq.h"
 #include "arch/x86_64/regs.h"
 #include "ipc/ipc.h"
@@ -74,6 +75,7 @@ static void irq_notify_handler(struct pt_regs *regs)
 {
 	u32 irq = (u32)(regs->vector - IRQ_VECTOR_BASE);
 	struct irq_binding *b = &bindings[irq];
+	apic_eoi();
 	u64 now = ktime_get_ns();
 	raw_spin_lock(&bind_lock);
 	/* Masked until the driver acks: an edge line would not fire again
@@ -106,7 +108,7 @@ long irq_bind_notification(u32 irq, struct notification *n, u32 bit, struct proc
 		return -EBUSY;
 	}
 	if (!b->routed) {
-		irq_register_sysvec(IRQ_VECTOR_BASE + (int)irq, irq_notify_handler, "irq-notify");
+		irq_register(IRQ_VECTOR_BASE + (int)irq, irq_notify_handler, "irq-notify");
 		/* CPU 0 takes it: the driver's latency is measured there. */
 		b->routed = ioapic_route_isa(irq, IRQ_VECTOR_BASE + irq, per_cpu(apic_id, 0));
 	}

@@ -39,6 +39,9 @@ static bool frame_ok(u64 rbp, u64 prev)
 	       virt_is_mapped(rbp + 15);
 }
 
+/* An odd rbp is an interrupt or exception entry's struct pt_regs plus 1
+ * (arch/x86_64/entry/entry.asm, Linux's ENCODE_FRAME_POINTER): the
+ * interrupted code's rip and rbp are there. */
 void dump_backtrace(u64 rip, u64 rbp)
 {
 	char sym[128];
@@ -48,14 +51,19 @@ void dump_backtrace(u64 rip, u64 rbp)
 		printk(KERN_EMERG " [<%016llx>] %s\n", (unsigned long long)rip, sym);
 	}
 	u64 prev = 0;
-	for (int depth = 0; depth < 32 && frame_ok(rbp, prev); depth++) {
-		u64 ret = ((u64 *)rbp)[1];
+	for (int depth = 0; depth < 32; depth++) {
+		const struct pt_regs *regs = (const struct pt_regs *)(rbp - 1);
+		bool entry = rbp & 1;
+		u64 at = entry ? rbp - 1 : rbp;
+		if (!frame_ok(at, prev) || (entry && !virt_is_mapped(at + sizeof(*regs) - 1)))
+			break;
+		u64 ret = entry ? regs->rip : ((u64 *)rbp)[1];
 		if (!ret)
 			break;
 		ksym_format(sym, sizeof(sym), ret);
 		printk(KERN_EMERG " [<%016llx>] %s\n", (unsigned long long)ret, sym);
-		prev = rbp;
-		rbp = ((u64 *)rbp)[0];
+		prev = at;
+		rbp = entry ? regs->rbp : ((u64 *)rbp)[0];
 	}
 }
 

@@ -71,6 +71,11 @@
  * keeps every TIF_ bit in one word. */
 #define TIF_SIGPENDING 4
 #define _TIF_SIGPENDING (1UL << TIF_SIGPENDING)
+/* The kernel wrote this thread's user frame (force_iret(),
+ * kernel/entry/common.h): the next return from a system call checks
+ * SYSRET's conditions in full (Linux 2.6's TIF_IRET, "force IRET"). */
+#define TIF_IRET 5
+#define _TIF_IRET (1UL << TIF_IRET)
 
 /* A context switch happens with the count at exactly this value in every
  * thread: schedule() disables preemption once, the run-queue lock once

@@ -3,6 +3,7 @@
 #include "kernel/locking/spinlock.h"
 #include "arch/x86_64/entry/irq.h"
 #include "arch/x86_64/kernel/apic/ipi.h"
+#include "arch/x86_64/kernel/apic/apic.h"
 #include "mm/mm.h"
 #include "kernel/panic.h"
 #include "kernel/preempt.h"
@@ -38,6 +39,7 @@ static void call_function_interrupt(struct pt_regs *regs)
 	(void)regs;
 	struct call_queue *q = &queues[raw_smp_processor_id()];
 	LIST_HEAD(work);
+	apic_eoi();
 	this_cpu_stat_inc(call_function_ipis);
 	raw_spin_lock(&q->lock);
 	while (!list_empty(&q->list)) {
@@ -130,5 +132,5 @@ void smp_init(void)
 		raw_spin_lock_init(&queues[c].lock, "call_queue");
 		INIT_LIST_HEAD(&queues[c].list);
 	}
-	irq_register_sysvec(VECTOR_CALL_FUNCTION, call_function_interrupt, "call-function");
+	irq_register(VECTOR_CALL_FUNCTION, call_function_interrupt, "call-function");
 }

@@ -118,11 +118,6 @@ static void unlink_locked(struct process *p)
 		p->parent->nr_children--;
 }
 
-struct process *current_process(void)
-{
-	return current_thread()->proc;
-}
-
 /* The new thread's first code: take the address space, build the user
  * register frame at the top of the kernel stack and leave through the
  * same exit every return to ring 3 takes. */
@@ -144,6 +139,11 @@ static void process_start(void *arg)
 	regs->rflags = X86_EFLAGS_FIXED | X86_EFLAGS_IF;
 	regs->rsp = p->user_sp;
 	regs->ss = USER_DS;
+	/* A written frame, as Linux's start_thread() said with force_iret().
+	 * This first return is by IRETQ anyway (ret_to_user); the flag makes
+	 * the first system call's exit check SYSRET's conditions in full and
+	 * clear it, so every process takes that slow exit once. */
+	force_iret(t);
 	exit_to_user_mode(regs);
 	ret_to_user(regs);
 }

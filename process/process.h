@@ -6,6 +6,7 @@
 #define FOLD_KERNEL_PROCESS_H
 #include "lib/types.h"
 #include "lib/list.h"
+#include "sched/sched.h"
 
 #define PROC_NAME_LEN 32
 
@@ -81,7 +82,12 @@ static inline bool fatal_signal_pending(struct process *p)
 {
 	return p && p->kill_sig;
 }
-struct process *current_process(void);
+/* The calling thread's process (NULL for a kernel thread). Inline: every
+ * system call that names its caller asks, getpid among them. */
+static inline struct process *current_process(void)
+{
+	return current_thread()->proc;
+}
 /* Each process under the process lock (for ps). */
 void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
 /* Free the exited processes nobody waits for. */

@@ -1,5 +1,5 @@
-/* The system call table and its dispatcher (entered from
- * arch/x86_64/entry/syscall_64.asm). */
+/* The system call table, which the entry calls (arch/x86_64/entry/
+ * syscall_64.asm), and the C half of every system call's exit. */
 #include "process/syscall.h"
 #include "kernel/entry/common.h"
 #include "kernel/percpu.h"
@@ -11,7 +11,21 @@
 #include "uapi/layout.h"
 #include "kernel/trace/trace.h"
 
-static const syscall_fn sys_call_table[NR_SYSCALLS] = {
+/* Linux's sys_ni_syscall: a number the table has no call for. */
+long sys_ni_syscall(SYSCALL_ARGS)
+{
+	(void)a0; (void)a1; (void)a2; (void)a3; (void)a4; (void)a5;
+	return -ENOSYS;
+}
+
+/* Every slot holds a function, so the entry indexes the table with a
+ * number below NR_SYSCALLS and calls without a test. The holes are
+ * sys_ni_syscall, the range's default that the calls override (GCC's
+ * range designator; the override is the point, hence the pragma). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+const syscall_fn sys_call_table[NR_SYSCALLS] = {
+	[0 ... NR_SYSCALLS - 1] = sys_ni_syscall,
 	[__NR_write] = sys_write,
 	[__NR_sched_yield] = sys_sched_yield,
 	[__NR_nanosleep] = sys_nanosleep,
@@ -43,18 +57,38 @@ static const syscall_fn sys_call_table[NR_SYSCALLS] = {
 	[__NR_irq_ack] = sys_irq_ack,
 	[__NR_console_register] = sys_console_register,
 };
+#pragma GCC diagnostic pop
 
-bool do_syscall_64(struct pt_regs *regs)
+bool do_syscall_exit(struct pt_regs *regs, long ret)
 {
-	local_irq_enable();
-	this_cpu_stat_inc(syscalls);
-	u64 nr = regs->error_code; /* the entry saved rax there */
-	long ret = -ENOSYS;
-	trace_event(sys_enter, nr, regs);
-	if (nr < NR_SYSCALLS && sys_call_table[nr])
-		ret = sys_call_table[nr](regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
-					 regs->r9);
-	trace_event(sys_exit, nr, ret);
+	trace_event(sys_exit, regs->error_code, ret);
 	regs->rax = (u64)ret;
 	return syscall_exit_to_user_mode(regs);
+}
+
+bool do_syscall_bad(struct pt_regs *regs)
+{
+	this_cpu_stat_inc(syscalls);
+	trace_event(sys_enter, regs->error_code, regs);
+	return do_syscall_exit(regs, -ENOSYS);
+}
+
+bool syscall_exit_work(struct pt_regs *regs, struct thread *t)
+{
+	exit_to_user_mode(regs);
+	if (READ_ONCE(t->flags) & _TIF_IRET) /* this frame is checked below */
+		__atomic_fetch_and(&t->flags, ~_TIF_IRET, __ATOMIC_SEQ_CST);
+	if (likely(sysret_ok(regs)))
+		return true;
+	this_cpu_stat_inc(sysret_via_iret);
+	return false;
+}
+
+bool sysret_frame_bug(const struct pt_regs *regs)
+{
+	report_bug("system call frame changed without force_iret(): rip %llx rcx %llx, rflags %llx r11 %llx, cs %llx ss %llx",
+		   (unsigned long long)regs->rip, (unsigned long long)regs->rcx,
+		   (unsigned long long)regs->rflags, (unsigned long long)regs->r11,
+		   (unsigned long long)regs->cs, (unsigned long long)regs->ss);
+	return false;
 }

@@ -12,43 +12,78 @@
 #include "arch/x86_64/kernel/gdt.h"
 #include "uapi/layout.h"
 
-/* From entry_SYSCALL_64 with IRQs off: the call, then exit_to_user_mode().
- * True if the return may use SYSRET (see process/syscall.c). */
-bool do_syscall_64(struct pt_regs *regs);
+/* From entry_SYSCALL_64, after the call it made from sys_call_table
+ * with IRQs on: the result into the frame, then
+ * syscall_exit_to_user_mode(). True if the return may use SYSRET; IRQs
+ * off. */
+bool do_syscall_exit(struct pt_regs *regs, long ret);
+/* The same for a number beyond the table, which the entry calls instead
+ * of a table slot: counted and traced as any call, -ENOSYS. */
+bool do_syscall_bad(struct pt_regs *regs);
 /* May this return use SYSRET? It restores RIP from RCX and RFLAGS from
- * R11 and loads fixed selectors, so the frame must say exactly that: a
- * frame changed on the way (a new process's, a signal's) needs IRETQ.
- * And RIP must be canonical: Intel's SYSRET checks RCX only after it has
- * switched to ring 3's privilege... and raises the #GP in ring 0, on the
- * user's stack and GS (CVE-2012-0217; SDM Vol. 2B SYSRET, "If RCX is not
- * canonical ... #GP(0)"). IRETQ checks before it leaves, and a fault there
- * is a fault of the process (arch/x86_64/kernel/traps.c, bad_iret). RF and TF
- * would be dropped or misapplied by SYSRET; Linux returns by IRET for them
- * too (arch/x86/entry/common.c, do_syscall_64). */
-static __always_inline bool sysret_ok(const struct pt_regs *regs)
+ * R11 and loads fixed selectors (SDM Vol. 2B, SYSRET), so the frame must
+ * say exactly that. A frame the kernel changed on the way (a new
+ * process's; a signal's or an exec's, had fold them) needs IRETQ, which
+ * restores everything from the frame: its writer says so with
+ * force_iret() (kernel/entry/common.h), and only then are these
+ * conditions checked (syscall_exit_work(), process/syscall.c). */
+static __always_inline bool sysret_frame_intact(const struct pt_regs *regs)
 {
-	if (regs->rcx != regs->rip || regs->r11 != regs->rflags)
-		return false;
-	if (regs->cs != USER_CS || regs->ss != USER_DS)
-		return false;
-	if (regs->rip >= USER_TOP) /* the user half is canonical below it */
+	return regs->rcx == regs->rip && regs->r11 == regs->rflags && regs->cs == USER_CS &&
+	       regs->ss == USER_DS;
+}
+
+/* The conditions a user breaks on its own, checked on every return. RCX
+ * must be canonical: Intel's SYSRET checks it only after it has switched
+ * to ring 3's privilege... and raises the #GP in ring 0, on the user's
+ * stack and GS (CVE-2012-0217; SDM Vol. 2B SYSRET, "If RCX is not
+ * canonical ... #GP(0)"): a `syscall` in the last two bytes below
+ * USER_TOP returns to a non-canonical address (user/sysret_hole.c).
+ * IRETQ checks before it leaves, and a fault there is a fault of the
+ * process (arch/x86_64/kernel/traps.c, bad_iret). RF and TF in R11 would
+ * be dropped or misapplied by SYSRET; Linux returns by IRET for them too
+ * (arch/x86/entry/common.c, do_syscall_64). */
+static __always_inline bool sysret_user_ok(const struct pt_regs *regs)
+{
+	if (regs->rcx >= USER_TOP) /* the user half is canonical below it */
 		return false;
 	return !(regs->r11 & (X86_EFLAGS_RF | X86_EFLAGS_TF));
 }
 
-/* The end of every system call, with regs->rax set: exit_to_user_mode(),
- * then whether SYSRET may return (the IPC fast path's too). */
+static __always_inline bool sysret_ok(const struct pt_regs *regs)
+{
+	return sysret_frame_intact(regs) && sysret_user_ok(regs);
+}
+
+/* process/syscall.c: the exit's slow half, out of line: the work loop,
+ * TIF_IRET consumed and SYSRET's conditions checked in full. True: SYSRET. */
+bool syscall_exit_work(struct pt_regs *regs, struct thread *t);
+/* process/syscall.c: a frame SYSRET would restore wrongly although no one
+ * called force_iret() (debug build): said, and false (IRETQ). */
+bool sysret_frame_bug(const struct pt_regs *regs);
+
+/* The end of every system call, with regs->rax set: whether SYSRET may
+ * return (the IPC fast path's too). The common case is one test of the
+ * flags (SYSCALL_EXIT_WORK: work to do, or a frame the kernel wrote) and
+ * the user's two conditions; the debug build then asserts that the frame
+ * is indeed the one `syscall` saved. */
 static __always_inline bool syscall_exit_to_user_mode(struct pt_regs *regs)
 {
-	exit_to_user_mode(regs);
-	if (likely(sysret_ok(regs)))
-		return true;
-	this_cpu_stat_inc(sysret_via_iret);
-	return false;
+	struct thread *t = current_thread();
+	local_irq_disable();
+	if (unlikely(READ_ONCE(t->flags) & SYSCALL_EXIT_WORK) || unlikely(!sysret_user_ok(regs)))
+		return syscall_exit_work(regs, t);
+	exit_to_user_mode_check();
+	if (DEBUG_CHECKS && unlikely(!sysret_frame_intact(regs)))
+		return sysret_frame_bug(regs);
+	return true;
 }
 
 #define SYSCALL_ARGS u64 a0, u64 a1, u64 a2, u64 a3, u64 a4, u64 a5
 typedef long (*syscall_fn)(SYSCALL_ARGS);
+/* process/syscall.c: the calls by number, sys_ni_syscall in the holes. */
+extern const syscall_fn sys_call_table[];
+long sys_ni_syscall(SYSCALL_ARGS);
 
 /* process/sys_write.c. While user_write_capture is set (by a test), what
  * user programs write also goes into it (only into it if it is quiet);

@@ -24,6 +24,8 @@
  *   - the interrupt handler's count-leak check (arch/x86_64/entry/irq.c);
  *   - the count check before every return to user mode
  *     (kernel/entry/common.h);
+ *   - the system call exit's assertion that a frame no one marked with
+ *     force_iret() is still the one `syscall` saved (process/syscall.h);
  *   - "scheduling while atomic" (schedule()) and preempt_schedule_irq()'s
  *     count assertion (sched/core.c);
  *   - might_sleep()'s and might_fault()'s atomic-context reports: both

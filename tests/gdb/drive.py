@@ -43,7 +43,7 @@ def interrupted_at_function_entry():
         frame = frame.older()
     if frame is None:
         return False
-    regs = (int(frame.read_register("rsp")) & 0xFFFFFFFFFFFFFFFF) + 16
+    regs = int(frame.read_register("rsp")) & 0xFFFFFFFFFFFFFFFF
     rip = int(gdb.parse_and_eval(f"((struct pt_regs *){regs:#x})->rip")) & 0xFFFFFFFFFFFFFFFF
     where = gdb.execute(f"info symbol {rip:#x}", to_string=True)
     return " in section " in where and " + " not in where

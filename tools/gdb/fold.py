@@ -803,7 +803,7 @@ def _symbol_ranges():
         if len(parts) == 3 and parts[1] in "tTrR":
             syms.append((int(parts[0], 16), parts[2]))
     for i, (addr, name) in enumerate(syms):
-        if name in ("common_entry", "higher_half"):
+        if name in ("common_entry", "exception_entry", "higher_half"):
             end = addr + 1
             for a2, n2 in syms[i + 1:]:
                 if not n2.startswith(name + ".") and a2 > addr:
@@ -815,9 +815,9 @@ def _symbol_ranges():
 
 
 class FoldUnwinder(gdb.unwinder.Unwinder):
-    """common_entry (arch/x86_64/entry/entry.asm) calls irq_dispatch with a struct
-    pt_regs above a two-word frame record: at its return address, %rsp
-    points at the record and pt_regs starts 16 bytes higher. Every register
+    """common_entry and exception_entry (arch/x86_64/entry/entry.asm) call C with
+    %rsp at a struct pt_regs (and %rbp at it plus 1, Linux's
+    ENCODE_FRAME_POINTER): at their return address, pt_regs is at %rsp. Every register
     of the interrupted code is in pt_regs, so the frame above common_entry
     is exactly the interrupted one (GDB's prologue guess skips or invents a
     frame there). higher_half calls kmain on the boot stack with nothing
@@ -848,17 +848,17 @@ class FoldUnwinder(gdb.unwinder.Unwinder):
                 info.add_saved_register("rip", _addr(0, pc_type))
                 info.add_saved_register("rsp", _addr(int(rsp) + 8, rsp.type))
                 return info
-            if "common_entry" not in r:
+            entry = [n for n in ("common_entry", "exception_entry")
+                     if n in r and r[n][0] <= pc < r[n][1]]
+            if not entry:
                 return None
-            lo, hi = r["common_entry"]
-            if not lo <= pc < hi:
-                return None
+            lo, hi = r[entry[0]]
             inf = gdb.selected_inferior()
             if bytes(inf.read_memory(pc - 5, 1)) != b"\xe8":
                 return None    # not right after a call: inside the push sequence
             c = consts()
             rsp = pending_frame.read_register("rsp")
-            regs_addr = (int(rsp) & 0xFFFFFFFFFFFFFFFF) + 16
+            regs_addr = int(rsp) & 0xFFFFFFFFFFFFFFFF
             regs = _addr(regs_addr, _type("struct pt_regs").pointer()).dereference()
             info = pending_frame.create_unwind_info(_FrameId(
                 _addr(regs_addr + c["PT_REGS_size"], rsp.type), _addr(lo, pc_type)))

@@ -16,7 +16,7 @@ STAGES = [
     # Interrupt entry and exit: the stub, the register save and restore
     # (arch/x86_64/entry/entry.asm), deciding the exit (irqentry_exit).
     ("entry/exit", ["vector_stub_*", "common_entry", "error_entry", "irqentry_*",
-                    "restore_*", "irq_return*", "entry_SYSCALL_64*", "do_syscall_64",
+                    "restore_*", "irq_return*", "entry_SYSCALL_64*", "do_syscall_*",
                     "syscall_exit_to_user_mode", "exit_to_user_mode*", "swapgs_*"]),
     # IPC: the fast path's checks and message, the slow path's operations.
     ("ipc", ["ipc_*", "sys_ipc_*", "deliver", "transfer", "load_msg", "handle_lookup",

@@ -1,13 +1,16 @@
 ; Interrupt and exception entry and exit.
 ;
 ; All 256 vectors enter through a stub that makes the stack look the same
-; (an error code, real or 0, and the vector number) and jumps to one common
-; entry, which saves the general registers as a struct pt_regs
-; (arch/x86_64/regs.h) and calls the C dispatcher, irq_dispatch(). It runs
-; the handler and then the exit's decisions, in C, as Linux's
-; irqentry_exit() does: the preemption check when it returns to the kernel,
-; exit_to_user_mode() when it returns to ring 3. It returns here, to one
-; common exit: the registers are restored and iretq returns.
+; (an error code, real or 0, and the vector number) and jumps to the entry
+; of its kind, as Linux's idtentry macros make one per kind: interrupts
+; (32-255) to common_entry, exceptions (0-31) to exception_entry, NMI, #DF
+; and #MC to paranoid_entry. Each saves the general registers as a struct
+; pt_regs (arch/x86_64/regs.h) and calls its C dispatcher, irq_dispatch()
+; or exc_dispatch(). That runs the handler and then the exit's decisions,
+; in C, as Linux's irqentry_exit() does: the preemption check when it
+; returns to the kernel, exit_to_user_mode() when it returns to ring 3. It
+; returns to the entry, whose exit restores the registers and returns
+; with iretq.
 ;
 ; Which vectors push an error code: SDM Vol. 3A 7.15 (exception reference),
 ; 8 (#DF), 10-14 (#TS #NP #SS #GP #PF), 17 (#AC), 21 (#CP), 29 (#VC), 30 (#SX).
@@ -30,7 +33,7 @@
 bits 64
 default rel
 
-extern irq_dispatch
+extern irq_dispatch, exc_dispatch, do_exception
 
 section .text
 
@@ -45,6 +48,8 @@ vector_stub_%1:
 	push %1
 %if (%1 == 2) || (%1 == 8) || (%1 == 18)
 	jmp paranoid_entry
+%elif %1 < 32
+	jmp exception_entry
 %else
 	jmp common_entry
 %endif
@@ -56,36 +61,57 @@ VECTOR_STUB v
 %assign v v + 1
 %endrep
 
-; Stack on arrival at common_entry (top first): vector, error code, RIP, CS,
-; RFLAGS, RSP, SS.
-global common_entry
-common_entry:
+; The entries of the interrupts and of the exceptions: registers saved,
+; GS, AC, the dispatcher, and the way back. rbp is the struct pt_regs's
+; address plus 1, no frame record, as Linux's ENCODE_FRAME_POINTER makes
+; it: a backtrace that meets an odd rbp reads the interrupted rip and rbp
+; from the pt_regs there and walks on into the interrupted code
+; (kernel/panic.c, dump_backtrace(); tools/gdb/fold.py for GDB). No label
+; may sit between the entry's name and its call: GDB and the oops
+; backtrace name a return address by the closest symbol before it.
+%macro IDT_ENTRY 2
 	cld
 	PUSH_REGS
-	call error_entry		; GS and AC (below)
+	%1				; GS and AC
+	mov rdi, rsp			; struct pt_regs *
+	lea rbp, [rsp + 1]
+	call %2
 
-	; A frame record so backtraces walk from the handler into the
-	; interrupted code: [rbp] = interrupted rbp, [rbp+8] = interrupted rip.
-	push qword [rsp + PT_REGS_rip]
-	push rbp
-	mov rbp, rsp
-
-	lea rdi, [rsp + 16]		; struct pt_regs *
-	call irq_dispatch
-	add rsp, 16			; drop the frame record
-
-	; irq_dispatch has run the handler and made the exit's decisions
+	; The dispatcher has run the handler and made the exit's decisions
 	; (arch/x86_64/entry/irq.c): what is left is the way back.
 	test byte [rsp + PT_REGS_cs], 3
 	jnz swapgs_restore_regs_and_return_to_usermode
 	POP_REGS
 	add rsp, 16			; vector and error code
 	iretq
+%endmacro
 
-; The entry's GS and AC decisions, a subroutine (as Linux's error_entry)
-; so that no label sits between common_entry and its call: GDB and the
-; oops backtrace name a return address by the closest symbol before it.
-; The pt_regs is above the return address.
+; An interrupt's GS: from ring 3 the kernel's is swapped in (SDM Vol. 2B,
+; SWAPGS), from ring 0 it is already there. An interrupt never arrives
+; between the exit's SWAPGS and its IRETQ, which run with IF clear: only
+; an exception does (exception_entry). The jump skips the 3-byte SWAPGS
+; without a label (see above).
+%macro INTERRUPT_GS 0
+	test byte [rsp + PT_REGS_cs], 3
+	jz short $ + 5
+	swapgs
+	CLAC_IF_SMAP
+%endmacro
+
+; Stack on arrival (top first): vector, error code, RIP, CS, RFLAGS, RSP,
+; SS. Interrupts, vectors 32-255: no exception to tell apart, no bad IRET.
+global common_entry
+common_entry:
+	IDT_ENTRY INTERRUPT_GS, irq_dispatch
+
+; Exceptions, vectors 0-31 but the paranoid ones.
+global exception_entry
+exception_entry:
+	IDT_ENTRY {call error_entry}, exc_dispatch
+
+; An exception's GS and AC decisions, a subroutine (as Linux's
+; error_entry), for the label it needs. The pt_regs is above the return
+; address.
 error_entry:
 	test byte [rsp + 8 + PT_REGS_cs], 3
 	jnz .swapgs			; from ring 3: the kernel's GS
@@ -140,7 +166,7 @@ paranoid_entry:
 	push rbp
 	mov rbp, rsp
 	lea rdi, [rsp + 16]
-	call irq_dispatch
+	call do_exception
 	add rsp, 16
 	test ebx, ebx
 	jz .no_swap

@@ -1,11 +1,12 @@
-/* The C side of the common interrupt entry and exit (arch/x86_64/entry/entry.asm
- * saves a struct pt_regs and calls irq_dispatch(), then restores it and
- * returns with iretq).
+/* The C side of the interrupt and exception entries and exits
+ * (arch/x86_64/entry/entry.asm saves a struct pt_regs and calls
+ * irq_dispatch() or exc_dispatch(), then restores it and returns with
+ * iretq).
  *
- * Exceptions go to the trap handler. Every other vector runs its handler
+ * Exceptions go to the trap handler. An interrupt runs its handler
  * between irq_enter() and irq_exit(), which keep the hardirq field of the
- * preempt count, so in_interrupt() is true inside it. Then, for every
- * vector, the return-to-kernel preemption check (Linux's irqentry_exit(),
+ * preempt count, so in_interrupt() is true inside it. Then, for both, the
+ * return-to-kernel preemption check (Linux's irqentry_exit(),
  * kernel/entry/common.c), in C. */
 #include "arch/x86_64/entry/irq.h"
 #include "arch/x86_64/regs.h"
@@ -31,7 +32,6 @@ static void unexpected_irq(struct pt_regs *regs)
 
 static irq_handler_t handlers[256] = { [0 ... 255] = unexpected_irq };
 static const char *names[256];
-static bool sysvec[256]; /* delivered by the local APIC: needs an EOI */
 
 void irq_register(int vector, irq_handler_t h, const char *name)
 {
@@ -39,12 +39,6 @@ void irq_register(int vector, irq_handler_t h, const char *name)
 	BUG_ON(handlers[vector] != unexpected_irq && handlers[vector] != h);
 	names[vector] = name;
 	handlers[vector] = h;
-}
-
-void irq_register_sysvec(int vector, irq_handler_t h, const char *name)
-{
-	irq_register(vector, h, name);
-	sysvec[vector] = true;
 }
 
 const char *irq_name(int vector)
@@ -66,6 +60,7 @@ void irq_exit(void)
 static void reschedule_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
+	apic_eoi();
 	scheduler_ipi();
 }
 
@@ -74,7 +69,7 @@ void init_IRQ(void)
 	apic_init_bsp(madt.valid ? madt.lapic_phys : 0); /* xAPIC or x2APIC */
 	apic_init_cpu();                                 /* the boot CPU's */
 	this_cpu_write(apic_id, apic->id());
-	irq_register_sysvec(VECTOR_RESCHEDULE, reschedule_interrupt, "reschedule");
+	irq_register(VECTOR_RESCHEDULE, reschedule_interrupt, "reschedule");
 }
 
 /* A handler that left the count other than it found it: said, and the
@@ -87,24 +82,22 @@ static __noinline __attribute__((cold)) void irq_count_leak(int v, u32 before)
 	preempt_count_set((preempt_count_raw() & PREEMPT_NEED_RESCHED) | before);
 }
 
-static void handle_irq(struct pt_regs *regs, int v)
+/* The handler, straight from the table: one that needs the local APIC's
+ * EOI sends it itself, as Linux's sysvec handlers do, and the timer's
+ * sets irq_regs for the tick (arch/x86_64/kernel/timer.c): no lookup for
+ * either here. The vector is read from the frame where it is needed: kept
+ * in a register across the call it would cost the dispatch a
+ * callee-saved register to push and pop. */
+static __always_inline void handle_irq(struct pt_regs *regs)
 {
 	u32 before = DEBUG_CHECKS ? preempt_count() : 0;
-	struct pt_regs *old_regs = this_cpu_read(irq_regs);
-	this_cpu_write(irq_regs, regs); /* get_irq_regs(): the tick's user/kernel split */
 	irq_enter();
 	this_cpu_stat_inc(irqs);
-	trace_event(irq_handler_entry, v);
-	if (sysvec[v])
-		apic_eoi();
-	handlers[v](regs);
-	/* From here on the vector is read again from the frame where it is
-	 * needed (off the common path): v kept in a register across the call
-	 * would cost the dispatch a callee-saved register to push and pop. */
+	trace_event(irq_handler_entry, (int)regs->vector);
+	handlers[regs->vector](regs);
 	trace_event(irq_handler_exit, (int)regs->vector,
 		    handlers[regs->vector] != unexpected_irq);
 	irq_exit();
-	this_cpu_write(irq_regs, old_regs);
 	/* A handler must leave the count as it found it. */
 	if (DEBUG_CHECKS && unlikely(preempt_count() != before))
 		irq_count_leak((int)regs->vector, before);
@@ -129,26 +122,29 @@ static __always_inline void irqentry_exit(struct pt_regs *regs)
 	/* LAB(L2) END: (void)regs; */
 }
 
-/* The paranoid vectors leave as they came (arch/x86_64/entry/entry.asm): no
- * exit work, no preemption. */
-static bool paranoid_vector(int v)
+/* The way back from either: exit_to_user_mode() (kernel/entry/common.c)
+ * or the preemption check. */
+static __always_inline void irqentry_exit_to(struct pt_regs *regs)
 {
-	return v == 2 || v == 8 || v == 18;
+	if (user_mode(regs))
+		exit_to_user_mode(regs);
+	else
+		irqentry_exit(regs);
 }
 
 void irq_dispatch(struct pt_regs *regs)
 {
-	int v = (int)regs->vector;
-	if (v < 32)
-		do_exception(regs);
-	else
-		handle_irq(regs, v);
-	if (paranoid_vector(v))
-		return;
-	if (user_mode(regs))
-		exit_to_user_mode(regs);  /* kernel/entry/common.c */
-	else
-		irqentry_exit(regs);
+	handle_irq(regs);
+	irqentry_exit_to(regs);
+}
+
+/* The paranoid vectors (NMI, #DF, #MC) call do_exception() themselves
+ * and leave as they came (arch/x86_64/entry/entry.asm): no exit work, no
+ * preemption. */
+void exc_dispatch(struct pt_regs *regs)
+{
+	do_exception(regs);
+	irqentry_exit_to(regs);
 }
 
 const char *irq_controller_name(void)

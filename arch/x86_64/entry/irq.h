@@ -22,16 +22,16 @@ typedef void (*irq_handler_t)(struct pt_regs *regs);
  * (arch/x86_64/entry/syscall_64.asm). */
 #define VECTOR_SYSCALL 0x100
 
-/* A handler for a vector the local APIC does not deliver (software
- * `int n`, the 8259's spurious lines) or that acknowledges itself. */
+/* The handler of an interrupt vector (32-255). One for a vector the local
+ * APIC delivers (the timer, the IPIs, a device's line) sends the EOI
+ * itself, apic_eoi() first, as Linux's sysvec handlers do; one for a
+ * software `int n` or a spurious line sends none. */
 void irq_register(int vector, irq_handler_t h, const char *name);
-/* A handler for a system vector, one the local APIC delivers (the timer,
- * the IPIs): irq_dispatch() sends the EOI before it runs, as Linux's
- * sysvec handlers do. */
-void irq_register_sysvec(int vector, irq_handler_t h, const char *name);
 const char *irq_name(int vector);
-/* The C side of common_entry (arch/x86_64/entry/entry.asm). */
+/* The C sides of common_entry and exception_entry
+ * (arch/x86_64/entry/entry.asm). */
 void irq_dispatch(struct pt_regs *regs);
+void exc_dispatch(struct pt_regs *regs);
 /* Boot CPU, after acpi_init(): its local APIC, and the RESCHEDULE
  * vector (Linux's init_IRQ()). */
 void init_IRQ(void);

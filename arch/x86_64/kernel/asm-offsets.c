@@ -43,6 +43,27 @@ void asm_offsets(void)
 	OFFSET(PT_REGS_vector, pt_regs, vector);
 	OFFSET(PT_REGS_cs, pt_regs, cs);
 	OFFSET(PT_REGS_rsp, pt_regs, rsp);
+	OFFSET(PT_REGS_error_code, pt_regs, error_code);
+	OFFSET(PT_REGS_rax, pt_regs, rax);
+	OFFSET(PT_REGS_rcx, pt_regs, rcx);
+	OFFSET(PT_REGS_rdx, pt_regs, rdx);
+	OFFSET(PT_REGS_rsi, pt_regs, rsi);
+	OFFSET(PT_REGS_rdi, pt_regs, rdi);
+	OFFSET(PT_REGS_r8, pt_regs, r8);
+	OFFSET(PT_REGS_r9, pt_regs, r9);
+	OFFSET(PT_REGS_r10, pt_regs, r10);
+	OFFSET(PT_REGS_r11, pt_regs, r11);
+	OFFSET(PT_REGS_rbx, pt_regs, rbx);
+	OFFSET(PT_REGS_rbp, pt_regs, rbp);
+	OFFSET(PT_REGS_r12, pt_regs, r12);
+	OFFSET(PT_REGS_r13, pt_regs, r13);
+	OFFSET(PT_REGS_r14, pt_regs, r14);
+	OFFSET(PT_REGS_r15, pt_regs, r15);
+	/* The system call entry: its statistic, its trace site's key, the
+	 * numbers it dispatches (uapi/syscall.h). */
+	OFFSET(PERCPU_stat_syscalls, percpu, stats.syscalls);
+	DEFINE(STATIC_KEY_TRACE, STATIC_KEY_TRACE);
+	DEFINE(NR_SYSCALLS, NR_SYSCALLS);
 	/* The selectors and MSRs the entry code names (arch/x86_64/kernel/gdt.h, cpu.h). */
 	DEFINE(KERNEL_CS, KERNEL_CS);
 	DEFINE(USER_CS, USER_CS);

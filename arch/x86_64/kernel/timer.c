@@ -69,8 +69,25 @@ void arch_timer_stop(void)
 	apic->write(APIC_TIMER_INIT, 0);
 }
 
+/* The tick's handler (kernel/time/), behind the vector's own: the EOI
+ * first, as for every local APIC vector (arch/x86_64/entry/irq.h), and
+ * irq_regs, the interrupted registers the tick's CPU-time accounting
+ * reads (get_irq_regs()): the timer is the only vector whose handler
+ * reads them, so only it pays for them. */
+static irq_handler_t tick_handler;
+
+static void apic_timer_interrupt(struct pt_regs *regs)
+{
+	struct pt_regs *old_regs = this_cpu_read(irq_regs);
+	apic_eoi();
+	this_cpu_write(irq_regs, regs);
+	tick_handler(regs);
+	this_cpu_write(irq_regs, old_regs);
+}
+
 void arch_timer_init(irq_handler_t handler)
 {
 	calibrate();
-	irq_register_sysvec(VECTOR_TIMER, handler, "timer");
+	tick_handler = handler;
+	irq_register(VECTOR_TIMER, apic_timer_interrupt, "timer");
 }
