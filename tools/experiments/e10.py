@@ -25,6 +25,7 @@ import shlex
 
 import benchlib
 from entries import Entry, num, table
+from report import IPC_TARGET
 
 SMP = 4
 BENCHES = ("syscall", "preempt", "latency", "throughput", "ipc")
@@ -50,7 +51,7 @@ PATHS = (("getpid", "`bench syscall`: getpid's round trip", "syscall", "ns_per_c
          ("timer", "`bench latency load=none` avg: timer interrupt to woken thread",
           "latency", "avg", {"load": "none"}, 480),  # QEMU 7.2 TCG: no TSC-deadline mode
          ("ipc", "`bench ipc`: call+reply on one CPU, no payload", "ipc", "ns_per_call",
-          {"test": "call", "placement": "same", "bytes": "0"}, 400))
+          {"test": "call", "placement": "same", "bytes": "0"}, IPC_TARGET))
 
 
 def fig(results, bench, key, **ident):
