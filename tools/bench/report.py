@@ -36,7 +36,7 @@ class Target:
 SYSCALL_TARGET = 150        # instructions per getpid round trip
 USERLAT_TARGET = 1.5        # a user thread's avg wake-up over a kernel thread's, same config
 IPC_TARGET = 545            # instructions: call+reply on one CPU with no payload (the fast path),
-                            # user loops (95) included; the kernel's share, 450, docs/05
+                            # user loops (95) included; the kernel's share, 450: docs/05-ipc-and-drivers.md
 LINUX_FUTEX_RT = 8519       # instructions: a futex ping-pong round trip in a Linux 6.1 guest
 LINUX_FUTEX_SHARE = 0.25    # the IPC fast path's round trip over Linux's, at most
 THROUGHPUT_MIN = 0.99       # E8: lazy's hackbench ops/s over none's, at least
