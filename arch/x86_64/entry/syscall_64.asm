@@ -108,13 +108,7 @@ entry_SYSCALL_64:
 	mov rdi, rax			; the number
 	mov rsi, rsp			; struct pt_regs *
 	call __trace_sys_enter
-	mov rax, [rsp + PT_REGS_error_code]
-	mov rdi, [rsp + PT_REGS_rdi]
-	mov rsi, [rsp + PT_REGS_rsi]
-	mov rdx, [rsp + PT_REGS_rdx]
-	mov r10, [rsp + PT_REGS_r10]
-	mov r8, [rsp + PT_REGS_r8]
-	mov r9, [rsp + PT_REGS_r9]
+	LOAD_CALL_ARGS
 	jmp .traced
 
 	; From the compare above, IRQs off, flags still its.
@@ -145,13 +139,7 @@ entry_SYSCALL_64:
 	call ipc_fastpath
 	test rax, rax
 	jnz .fast_taken
-	mov rax, [rsp + PT_REGS_error_code]
-	mov rdi, [rsp + PT_REGS_rdi]
-	mov rsi, [rsp + PT_REGS_rsi]
-	mov rdx, [rsp + PT_REGS_rdx]
-	mov r10, [rsp + PT_REGS_r10]
-	mov r8, [rsp + PT_REGS_r8]
-	mov r9, [rsp + PT_REGS_r9]
+	LOAD_CALL_ARGS
 	jmp .call
 .fast_taken:
 	mov rsp, rax
