@@ -251,6 +251,12 @@ void sched_pull_work(void)
 	for_each_online_cpu(c) {
 		if (c == self || !READ_ONCE(rqs[c].migratory_queued))
 			continue;
+		/* Where c's idle thread runs, c runs its queued threads itself:
+		 * whoever queued them there asked c to reschedule. Taking one
+		 * would let two idle CPUs pass a thread back and forth, each
+		 * taking it before the other's schedule() runs it. */
+		if (READ_ONCE(rqs[c].curr) == rqs[c].idle)
+			continue;
 		struct rq *a = &rqs[MIN(c, self)], *b = &rqs[MAX(c, self)];
 		u64 f = local_irq_save();
 		raw_spin_lock(&a->lock);

@@ -247,6 +247,14 @@ struct thread *switch_to(struct thread *prev, struct thread *next)
 	int n = engine_of(next);
 	u32 c = hw_cpu();
 	ex_point1(&next->ksp, EX_WRITE, NULL, NULL);
+	/* The hardware's own view of "no thread on two CPUs": next's stack
+	 * is still in use wherever next has not yet switched away. */
+	for (int d = 0; d < ncpus; d++)
+		if (d != (int)c && cpu_ctx[d] == n) {
+			ex_fail("one CPU: CPU %u switches to %s, still running on CPU %d",
+				c, next->name, d);
+			ex_thread_abort();
+		}
 	exec_cpu[n] = (int)c;
 	cpu_ctx[c] = n;
 	switched_from[c] = prev;

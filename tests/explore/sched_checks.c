@@ -176,13 +176,18 @@ const char *sched_check_step(void)
 			continue;
 		const struct thread *t = &sched_th[i];
 		bool listed = false;
-		for (int c = 0; c < ncpus; c++)
+		int running = -1; /* the CPU it is current on, if any */
+		for (int c = 0; c < ncpus; c++) {
 			listed |= on_a_list(t, c);
-		bool want = t->on_rq && rqs[t->cpu].curr != t;
+			if (rqs[c].curr == t)
+				running = c;
+		}
+		bool want = t->on_rq && running < 0;
 		if (listed != want) {
 			snprintf(why, sizeof(why), "queued: %s is %son a run queue, on_rq %d, "
-				 "current on CPU %d: %s", t->name, listed ? "" : "not ", t->on_rq,
-				 t->cpu, rqs[t->cpu].curr->name);
+				 "%s %d", t->name, listed ? "" : "not ", t->on_rq,
+				 running < 0 ? "current nowhere, its CPU" : "current on CPU",
+				 running < 0 ? t->cpu : running);
 			return why;
 		}
 	}

@@ -308,5 +308,10 @@ const struct ex_scenario sched_scenarios[] = {
 	SCENARIO("setprio-woken", "rt_mutex_adjust_pi() of a thread being woken", true, 0,
 		 T("W", 5, "@0 w0"), T("S", 0, "@1 s0"), T("P", 50, "@2 p0=40"),
 		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("wake-migrate", "W, free to run anywhere, woken from CPU 1 to idle CPU 2",
+		 true, 0, T("W", 0, "@0m w0"), T("S", 0, "@1 s0"),
+		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("pull", "A and B, free to run anywhere, on CPU 0; idle CPU 1 pulls one",
+		 true, 0, T("A", 0, "@0m y"), T("B", 0, "@0m y"), IDLE("idle/0"), IDLE("idle/1")),
 };
 const int sched_nscenarios = sizeof(sched_scenarios) / sizeof(sched_scenarios[0]);
