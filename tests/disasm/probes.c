@@ -46,20 +46,12 @@ PROBE void probe_preempt_pair(void)
 	preempt_enable();
 }
 
-/* The fold protocol's four pieces, for the interleaving explorer
+/* The fold protocol's pieces on CPU 1, for the interleaving explorer
  * (tests/explore/fold_probes.py reads them, tests/explore/fold_model.c
- * runs them instruction by instruction on two CPUs). CPU 0 asks CPU 1
- * to reschedule as resched_curr() does (sched/core.c): the flag in the
- * running thread, then the model's own remote step (racy: the locked
- * andl on CPU 1's count), then the IPI. On CPU 1 the IPI runs
- * irq_enter(), scheduler_ipi()'s model work, irq_exit(), and the IRQ
- * exit's test (arch/x86_64/entry/irq.c). */
-PROBE void probe_resched_remote(struct thread *curr)
-{
-	__atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);
-	preempt_model_resched_remote(1);
-}
-
+ * runs them instruction by instruction, with CPU 0 running the real
+ * resched_curr(1) of sched/core.c): the RESCHEDULE IPI runs irq_enter(),
+ * scheduler_ipi()'s model work, irq_exit(), and the IRQ exit's test
+ * (arch/x86_64/entry/irq.c). */
 PROBE void probe_irq_enter(void)
 {
 	preempt_count_add(HARDIRQ_OFFSET);

@@ -9,8 +9,6 @@ void probe_preempt_disable(void);
 void probe_preempt_enable(void);
 void probe_preempt_pair(void);
 /* The fold protocol's pieces, for tests/explore/ (probes.c). */
-struct thread;
-void probe_resched_remote(struct thread *curr);
 void probe_irq_enter(void);
 void probe_scheduler_ipi(void);
 void probe_irq_exit(void);

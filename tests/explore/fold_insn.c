@@ -1,8 +1,9 @@
 /* The interpreter of Part B: the instructions fold's count models compile
  * to (AT&T syntax, as objdump prints them), in the explorer's threads.
- * Only what the probes use is known: mov, movzbl, inc, dec, add, sub, and,
- * or, xor, cmp, test, sete/setne, je/jne/js/jns/jmp, push, pop, call, ret,
- * nop, mfence, xchg; an instruction it does not know stops the run with its
+ * Only what the probes and resched_curr() use is known: mov, movzbl, lea,
+ * inc, dec, add, sub, and, or, xor, shl, cmp, test, sete/setne,
+ * je/jne/js/jns/jmp, push, pop, call, ret, nop, mfence, xchg, cmpxchg;
+ * an instruction it does not know stops the run with its
  * name, so a change of the compiled code cannot go unmodelled. Each
  * memory access is a step on the object "that address"; an unlocked
  * read-modify-write of memory is two steps, as a CPU does it (the load,
@@ -34,7 +35,9 @@ static uint64_t mask(int size)
 
 static uint64_t addr_of(const struct fx_cpu *c, const struct fx_prog *p, const struct fx_operand *o)
 {
-	return (uint64_t)o->disp + (o->gs ? p->gs : 0) + (o->base >= 0 ? c->reg[o->base] : 0);
+	uint64_t gs = c->gs ? c->gs : p->gs;
+	return (uint64_t)o->disp + (o->gs ? gs : 0) + (o->base >= 0 ? c->reg[o->base] : 0) +
+	       (o->index >= 0 ? c->reg[o->index] * (uint64_t)o->scale : 0);
 }
 
 static uint64_t get(const struct fx_cpu *c, uint64_t a, const struct fx_operand *o, int size)
@@ -205,6 +208,19 @@ uint64_t fx_run(struct fx_cpu *c, const struct fx_prog *p, const struct fx_func 
 			log_step(c, p, in, "");
 			continue;
 		}
+		if (!strcmp(op, "cmpxchg") && in->lock && m == 1) {
+			/* Locked (SDM Vol. 2A, CMPXCHG): %rax against memory;
+			 * equal, the source is stored; else memory goes to %rax. */
+			point_sb(c, a, EX_WRITE, EX_READ, drained);
+			uint64_t v = fx_read(a, size);
+			c->zf = v == (c->reg[0] & mask(size));
+			if (c->zf)
+				fx_write(a, size, c->reg[in->ops[0].reg] & mask(size));
+			else
+				set_reg(c, 0, size, v);
+			log_step(c, p, in, c->zf ? " (stored)" : " (changed since: retried)");
+			continue;
+		}
 		bool st = !strcmp(op, "mov") && dst && dst->type == FX_MEM;
 		if (!strcmp(op, "mfence")) {
 			point_sb(c, 0, EX_NONE, EX_READ, drained);
@@ -214,10 +230,17 @@ uint64_t fx_run(struct fx_cpu *c, const struct fx_prog *p, const struct fx_func 
 		if (st && c->sb) /* buffered: no other CPU sees it yet */
 			point_sb(c, 0, EX_NONE, EX_WRITE, may_run);
 		else
-			point(c, a, m < 0 ? EX_NONE : st ? EX_WRITE : EX_READ);
+			point(c, a, m < 0 || !strcmp(op, "lea") ? EX_NONE : st ? EX_WRITE : EX_READ);
 		if (dec && c->before_dec)
 			c->before_dec(c);
-		if (!strcmp(op, "mov") || !strcmp(op, "movzbl")) {
+		if (!strcmp(op, "lea") && m == 0 && dst->type == FX_REG) {
+			set_reg(c, dst->reg, size, a); /* the address only: no access */
+		} else if (!strcmp(op, "shl") && n == 2 && src->type == FX_IMM && dst->type == FX_REG) {
+			uint64_t r = (c->reg[dst->reg] << (src->imm & 63)) & mask(size);
+			set_reg(c, dst->reg, size, r);
+			c->zf = r == 0;
+			c->sf = r >> (size * 8 - 1) & 1;
+		} else if (!strcmp(op, "mov") || !strcmp(op, "movzbl")) {
 			uint64_t v = get(c, a, src, size);
 			if (st)
 				store(c, a, size, v);
@@ -244,6 +267,12 @@ uint64_t fx_run(struct fx_cpu *c, const struct fx_prog *p, const struct fx_func 
 			if (strcmp(op, "jmp") && strcmp(op, "je") && strcmp(op, "jne") &&
 			    strcmp(op, "js") && strcmp(op, "jns"))
 				goto unknown;
+			if (taken && in->call[0]) { /* a tail call: the callee returns for us */
+				log_step(c, p, in, "");
+				if (!c->on_call || !c->on_call(c, in->call))
+					goto unknown;
+				return c->reg[0];
+			}
 			if (taken) {
 				int to = -1;
 				for (int i = 0; i < f->n; i++)
@@ -262,6 +291,10 @@ uint64_t fx_run(struct fx_cpu *c, const struct fx_prog *p, const struct fx_func 
 		} else if (!strcmp(op, "pop")) {
 			c->reg[4] += 8;
 		} else if (!strcmp(op, "call")) {
+			if (c->on_call && c->on_call(c, in->call)) {
+				log_step(c, p, in, "");
+				continue;
+			}
 			c->called = true;
 			log_step(c, p, in, " (preempts)");
 			continue;

@@ -21,6 +21,7 @@ struct fx_operand {
 	bool gs;                 /* FX_MEM: %gs:disp(base) */
 	int64_t disp;
 	int base;                /* -1: none (an absolute address) */
+	int index, scale;        /* disp(base,index,scale); index -1: none */
 };
 
 struct fx_insn {
@@ -32,7 +33,7 @@ struct fx_insn {
 	int nops;
 	struct fx_operand ops[2];
 	uint64_t target;         /* a jump's */
-	char call[48];           /* a call's symbol */
+	char call[48];           /* a call's symbol, or a jump's out of the function */
 };
 
 #define FX_MAX_INSNS 48
@@ -46,7 +47,7 @@ struct fx_func {
 
 struct fx_prog {
 	char model[16];
-	uint64_t count, count_init, flags, gs, rsp, arg;
+	uint64_t count, count_init, flags, gs, gs0, rsp, arg;
 	int nmem;
 	uint64_t mem_addr[8], mem_val[8];
 	int nfuncs;
@@ -75,6 +76,11 @@ struct fx_cpu {
 	/* Its store buffer (x86-TSO, tso.h), also its ctx_obj; NULL: its
 	 * stores reach memory at once (sequential consistency). */
 	struct fx_sb *sb;
+	uint64_t gs;             /* its per-CPU area; 0: the program's gs */
+	/* A call (or a tail call's jmp) to a function the program does not
+	 * hold: true if the front end modelled it (the IPI's send); else
+	 * the call counts as preempt_schedule()'s (called). */
+	bool (*on_call)(struct fx_cpu *cpu, const char *sym);
 };
 
 /* Read FILE (fold_probes.py's format); false with *err set if it cannot. */

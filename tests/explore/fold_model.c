@@ -3,9 +3,9 @@
  * tests/explore/fold_probes.py from the model's fold.elf):
  *   CPU1      the owner: preempt_disable(); preempt_enable()
  *             (probe_preempt_pair)
- *   CPU0      the remote: resched_curr(1)'s request (probe_resched_remote:
- *             the flag, and racy's locked andl of CPU 1's count), then the
- *             RESCHEDULE IPI
+ *   CPU0      the remote: resched_curr(1) itself (sched/core.c: the flag,
+ *             racy's locked andl of CPU 1's count, and the RESCHEDULE
+ *             IPI unless the flag was set already)
  *   CPU1/irq  the IPI on CPU 1, between any two of its instructions (never
  *             inside one): irq_enter(), scheduler_ipi()'s model work,
  *             irq_exit(), the IRQ exit's test; CPU1 waits while it runs
@@ -55,6 +55,19 @@ static void before_dec(struct fx_cpu *c)
 	made_before_dec = made && !served;
 }
 
+/* resched_curr()'s call of smp_send_reschedule(1): the IPI, pending on
+ * CPU 1 from here. */
+static bool remote_call(struct fx_cpu *c, const char *sym)
+{
+	if (strcmp(sym, "smp_send_reschedule") || c->reg[7] != 1)
+		return false;
+	ex_activity("smp_send_reschedule(1)");
+	ex_point1(&ipi, EX_WRITE, NULL, NULL);
+	ipi_pending = true;
+	ex_log("sends the RESCHEDULE IPI to CPU 1");
+	return true;
+}
+
 static void reset(const struct ex_scenario *sc)
 {
 	(void)sc;
@@ -75,8 +88,10 @@ static void reset(const struct ex_scenario *sc)
 	owner.cond = owner_may_run;
 	owner.before_dec = before_dec;
 	remote.name = "CPU0";
-	remote.reg[7] = prog.arg; /* %rdi: the thread running on CPU 1 */
+	remote.reg[7] = prog.arg; /* %rdi: resched_curr()'s CPU, 1 */
 	remote.reg[4] = 0xffffc90000003e40;
+	remote.gs = prog.gs0;
+	remote.on_call = remote_call;
 	irq.name = "CPU1/irq";
 	irq.reg[4] = prog.rsp - 0x200; /* the interrupt frame, on CPU 1's stack */
 	ipi_pending = in_irq = made = served = made_before_dec = false;
@@ -102,10 +117,6 @@ static void run_remote(int self)
 {
 	(void)self;
 	fx_run(&remote, &prog, remote_fn);
-	ex_activity("smp_send_reschedule(1)");
-	ex_point1(&ipi, EX_WRITE, NULL, NULL);
-	ipi_pending = true;
-	ex_log("sends the RESCHEDULE IPI to CPU 1");
 }
 
 static void run_irq(int self)
@@ -194,7 +205,7 @@ int fold_main(int argc, char **argv)
 		return 2;
 	}
 	const struct fx_func **fn[] = { &pair, &remote_fn, &irq_enter, &sched_ipi, &irq_exit, &exit_test };
-	const char *names[] = { "probe_preempt_pair", "probe_resched_remote", "probe_irq_enter",
+	const char *names[] = { "probe_preempt_pair", "resched_curr", "probe_irq_enter",
 				"probe_scheduler_ipi", "probe_irq_exit", "probe_irq_exit_need_resched" };
 	for (int i = 0; i < 6; i++)
 		if (!(*fn[i] = fx_func(&prog, names[i]))) {

@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 from tools.lib import build as build_mod  # noqa: E402
 
-PROBES = ("probe_preempt_pair", "probe_resched_remote", "probe_irq_enter",
+PROBES = ("probe_preempt_pair", "resched_curr", "probe_irq_enter",
           "probe_scheduler_ipi", "probe_irq_exit", "probe_irq_exit_need_resched")
 THREAD = 0xffff888000200000      # a struct thread of the model: its flags at +0
 RSP = 0xffffc90000007e40         # CPU 1's stack pointer, inside its stack
@@ -65,6 +65,8 @@ def disassemble(elf, func):
             ops = sym.group(1)
         else:
             ops = re.sub(r"\s*<[^>]*>", "", ops)
+            if mn.startswith("j") and sym and not sym.group(2) and sym.group(1) != func:
+                ops = sym.group(1)     # a tail call: jmp to another function
         lines.append("%s %s %s" % (addr, mn, ops.replace(" ", "")))
     if not lines:
         raise ProbeError("no %s in %s (tests/disasm/probes.c)" % (func, elf))
@@ -86,9 +88,14 @@ def write_program(model, build):
         count = gs + off["PERCPU_preempt_count"]
     folds = model in ("folded", "racy")                      # bit 31 is the inverted flag
     start = off["PREEMPT_NEED_RESCHED"] if folds else 0
+    rqs = re.search(r"^([0-9a-f]+) \w rqs$", nm, re.M)
+    if not rqs:
+        raise ProbeError("no rqs in %s" % elf)
+    curr1 = int(rqs.group(1), 16) + off["RQ_size"] + off["RQ_curr"]     # rqs[1].curr
     out = ["model %s" % model, "count 0x%x 0x%x" % (count, start),
            "flags 0x%x" % THREAD, "mem 0x%x 0x%x" % (gs + off["PERCPU_current"], THREAD),
-           "gs 0x%x" % gs, "rsp 0x%x" % RSP, "arg 0x%x" % THREAD]
+           "mem 0x%x 0x%x" % (curr1, THREAD),
+           "gs 0x%x" % gs, "gs0 0x%x" % (gs - off["PERCPU_size"]), "rsp 0x%x" % RSP, "arg 0x1"]
     for f in PROBES:
         out.append("func %s" % f)
         out.extend(disassemble(elf, f))

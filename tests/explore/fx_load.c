@@ -7,14 +7,17 @@
  *   flags ADDR          the running thread's flags (TIF_NEED_RESCHED: bit 0)
  *   mem ADDR VALUE      every other word the probes read (gs:current ...)
  *   gs ADDR             CPU 1's per-CPU area (%gs: operands)
+ *   gs0 ADDR            CPU 0's
  *   rsp ADDR            CPU 1's stack pointer (COUNT=ti finds its count there)
- *   arg ADDR            %rdi of probe_resched_remote: the thread
+ *   arg VALUE           %rdi of the remote's function (resched_curr: CPU 1)
  *   outcome ...         a litmus test's outcome (litmus.c)
  *   func NAME
  *   ADDR MNEMONIC OPERANDS      as objdump prints them (AT&T syntax); a
  *                               %rip-relative operand replaced by its
  *                               absolute address, a call's target by the
- *                               symbol's name, "lock." before a locked one
+ *                               symbol's name (so is a jump's out of the
+ *                               function: a tail call), "lock." before a
+ *                               locked one
  *
  * and blank lines and # comments. */
 #include "tests/explore/fold_insn.h"
@@ -49,7 +52,7 @@ static bool parse_reg(const char *s, int *reg, int *size)
 static bool parse_operand(const char *s, struct fx_operand *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->base = -1;
+	o->base = o->index = -1;
 	if (*s == '$') {
 		o->type = FX_IMM;
 		o->imm = strtoull(s + 1, NULL, 0);
@@ -72,12 +75,26 @@ static bool parse_operand(const char *s, struct fx_operand *o)
 		return false;
 	char name[8];
 	size_t n = strcspn(end + 2, ",)");
-	if (n >= sizeof(name) || end[2 + n] != ')')
-		return false; /* an index register: not in the probes */
+	if (n >= sizeof(name))
+		return false;
 	memcpy(name, end + 2, n);
 	name[n] = 0;
 	int size;
-	return parse_reg(name, &o->base, &size) && size == 8;
+	if (!parse_reg(name, &o->base, &size) || size != 8)
+		return false;
+	o->index = -1;
+	if (end[2 + n] == ')')
+		return true;
+	/* disp(base,index,scale) */
+	const char *ix = end + 3 + n;
+	size_t k = strcspn(ix, ",");
+	if (ix[0] != '%' || k - 1 >= sizeof(name) || ix[k] != ',')
+		return false;
+	memcpy(name, ix + 1, k - 1);
+	name[k - 1] = 0;
+	o->scale = atoi(ix + k + 1);
+	return parse_reg(name, &o->index, &size) && size == 8 &&
+	       (o->scale == 1 || o->scale == 2 || o->scale == 4 || o->scale == 8);
 }
 
 static int size_of(const char *mn, const struct fx_insn *in)
@@ -111,13 +128,16 @@ static bool parse_insn(char *line, struct fx_insn *in)
 		snprintf(in->call, sizeof(in->call), "%s", ops);
 		return true;
 	}
-	if (!strncmp(m, "nop", 3)) {
+	if (!strncmp(m, "nop", 3) || !strcmp(m, "cs")) { /* cs nopw: the same */
 		strcpy(in->op, "nop"); /* padding: never reached, never a step */
 		return true;
 	}
 	if (m[0] == 'j') {
+		char *end;
 		snprintf(in->op, sizeof(in->op), "%s", m);
-		in->target = strtoull(ops, NULL, 16);
+		in->target = strtoull(ops, &end, 16);
+		if (*end) /* out of the function: a tail call by name */
+			snprintf(in->call, sizeof(in->call), "%s", ops);
 		return true;
 	}
 	/* Operands: split at the commas outside parentheses. */
@@ -141,9 +161,11 @@ static bool parse_insn(char *line, struct fx_insn *in)
 			s = c + 1;
 		}
 	}
-	static const char *const known[] = { "movzbl", "mov", "inc", "dec", "add", "sub", "and",
-					     "or", "xor", "cmp", "test", "sete", "setne", "push",
-					     "pop", "ret", "nop", "cs", "xchg", "mfence", NULL };
+	/* Longest first where one is a prefix of another (cmpxchg, cmp). */
+	static const char *const known[] = { "cmpxchg", "movzbl", "mov", "inc", "dec", "add",
+					     "sub", "and", "or", "xor", "cmp", "test", "sete",
+					     "setne", "push", "pop", "ret", "nop", "xchg",
+					     "mfence", "lea", "shl", NULL };
 	for (int i = 0; known[i]; i++)
 		if (!strncmp(m, known[i], strlen(known[i]))) {
 			snprintf(in->op, sizeof(in->op), "%s", known[i]);
@@ -182,6 +204,8 @@ bool fx_load(const char *path, struct fx_prog *p, char *err, size_t size)
 			p->flags = a;
 		} else if (sscanf(line, "mem %lx %lx", &a, &b) == 2 && p->nmem < 8) {
 			p->mem_addr[p->nmem] = a, p->mem_val[p->nmem++] = b;
+		} else if (sscanf(line, "gs0 %lx", &a) == 1) { /* before "gs": a prefix */
+			p->gs0 = a;
 		} else if (sscanf(line, "gs %lx", &a) == 1) {
 			p->gs = a;
 		} else if (sscanf(line, "rsp %lx", &a) == 1) {

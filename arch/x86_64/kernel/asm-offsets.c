@@ -8,6 +8,7 @@
 #include "arch/x86_64/regs.h"
 #include "kernel/preempt.h"
 #include "sched/thread.h"
+#include "sched/rq.h" /* rqs[cpu].curr, for the explorer's Part B */
 #include "mm/mm.h"
 #include "kernel/cmdline.h"
 #include "shell/shell.h"
@@ -75,6 +76,8 @@ void asm_offsets(void)
 	DEFINE(VECTOR_TIMER, VECTOR_TIMER);
 	DEFINE(VECTOR_BENCH, VECTOR_BENCH);
 	OFFSET(THREAD_flags, thread, flags);
+	OFFSET(RQ_curr, rq, curr);
+	DEFINE(RQ_size, sizeof(struct rq));
 	OFFSET(THREAD_ksp, thread, ksp);
 	OFFSET(THREAD_stack_top, thread, stack_top);
 	DEFINE(SWITCH_FRAME_size, SWITCH_FRAME_WORDS * 8);
