@@ -106,10 +106,8 @@ void __schedule(int mode)
 	raw_spin_lock(&rq->lock);
 	check_switch_count("before");
 
-	/* Both requests are served by this switch (Linux's
-	 * clear_tsk_need_resched() clears both flags). */
-	__atomic_fetch_and(&prev->flags, ~(_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY),
-			   __ATOMIC_SEQ_CST);
+	/* Both requests are served by this switch. */
+	clear_tsk_need_resched(prev);
 	clear_preempt_need_resched();
 
 	if (mode != SM_PREEMPT && READ_ONCE(prev->state) != THREAD_RUNNING)

@@ -9,6 +9,7 @@ void probe_preempt_disable(void);
 void probe_preempt_enable(void);
 void probe_preempt_pair(void);
 /* The fold protocol's pieces, for tests/explore/ (probes.c). */
+void probe_schedule_clear(void);
 void probe_irq_enter(void);
 void probe_scheduler_ipi(void);
 void probe_irq_exit(void);

@@ -12,6 +12,11 @@
  *   CPU0/sb, CPU1/sb  each CPU's store buffer draining (x86-TSO, tso.h):
  *             a CPU's plain stores reach the other CPU when the explorer
  *             chooses; the IPI's return (IRET) waits for CPU 1's
+ * A second scenario, "served": CPU 1 serves an earlier request at a
+ * switch (probe_schedule_clear: __schedule()'s clear of both flags and
+ * of the fold, IRQs off) while CPU 0's resched_curr(1) makes a new one:
+ * at the end a flag still set must be folded (folded, racy), or the new
+ * request was lost between the two CPUs' writes of the flags' word.
  * The property: a reschedule request is never lost. It is made once the
  * owner's preemption points can see it: for folded and racy when bit 31 of
  * the count is clear (folded: the IPI's fold; racy: the remote's andl),
@@ -28,14 +33,16 @@
 #include <string.h>
 
 #define NEED_RESCHED_BIT 0x80000000u /* bit 31, inverted (kernel/preempt.h) */
+#define SERVE_COUNT 2                /* in __schedule(): SWITCH_PREEMPT_COUNT */
 
 static struct fx_prog prog;
-static const struct fx_func *pair, *remote_fn, *irq_enter, *sched_ipi, *irq_exit, *exit_test;
-static bool folds;
+static const struct fx_func *pair, *remote_fn, *irq_enter, *sched_ipi, *irq_exit, *exit_test,
+	*clear_fn;
+static bool folds, serve;        /* serve: the second scenario (below) */
 static struct fx_cpu owner, remote, irq;
 static struct fx_sb sb0, sb1;   /* each CPU's store buffer (x86-TSO) */
 static int cpu1_ctx, ipi;        /* objects: CPU 1's running context, the IPI */
-static bool ipi_pending, in_irq, made, served, made_before_dec;
+static bool ipi_pending, in_irq, made, served, made_before_dec, owner_done;
 
 static bool owner_may_run(const void *arg)
 {
@@ -46,7 +53,8 @@ static bool owner_may_run(const void *arg)
 static bool ipi_may_arrive(const void *arg)
 {
 	(void)arg;
-	return ipi_pending && !owner.mid;
+	/* Serving, CPU 1 has IRQs off until its switch is done. */
+	return ipi_pending && !owner.mid && (!serve || owner_done);
 }
 
 static void before_dec(struct fx_cpu *c)
@@ -94,7 +102,11 @@ static void reset(const struct ex_scenario *sc)
 	remote.on_call = remote_call;
 	irq.name = "CPU1/irq";
 	irq.reg[4] = prog.rsp - 0x200; /* the interrupt frame, on CPU 1's stack */
-	ipi_pending = in_irq = made = served = made_before_dec = false;
+	ipi_pending = in_irq = made = served = made_before_dec = owner_done = false;
+	if (serve) { /* an earlier request pending: the flag, and its fold */
+		fx_write(prog.flags, 8, 1);
+		fx_write(prog.count, 4, SERVE_COUNT);
+	}
 }
 
 static uint32_t depth(void)
@@ -105,6 +117,11 @@ static uint32_t depth(void)
 static void run_owner(int self)
 {
 	(void)self;
+	if (serve) {
+		fx_run(&owner, &prog, clear_fn);
+		owner_done = true;
+		return;
+	}
 	fx_run(&owner, &prog, pair);
 	if ((owner.dec_value & ~NEED_RESCHED_BIT) == 0 && made_before_dec && !owner.called)
 		ex_fail("LOST: preempt_enable() took the depth to 0 after the request was made, "
@@ -151,6 +168,8 @@ static void run_irq(int self)
 
 static const char *check_step(void)
 {
+	if (serve)
+		return NULL;
 	/* In memory, where every CPU sees it: a step that changes a CPU's
 	 * buffer only (a buffered store, which may hide the request from its
 	 * own CPU) must not decide it, or two orders of steps the engine
@@ -162,6 +181,13 @@ static const char *check_step(void)
 
 static const char *check_end(void)
 {
+	/* Served: a flag still set must be seen where the model's
+	 * preemption points look (folded, racy: bit 31 clear). */
+	if (serve)
+		return folds && (fx_read(prog.flags, 8) & 1) &&
+		       (fx_read(prog.count, 4) & NEED_RESCHED_BIT) ?
+		       "LOST: TIF_NEED_RESCHED is set on CPU 1's thread, but bit 31 of its count "
+		       "says no reschedule and no IPI is on the way" : NULL;
 	if (!made)
 		return "the request was never made";
 	if (!served)
@@ -212,20 +238,31 @@ int fold_main(int argc, char **argv)
 			fprintf(stderr, "explore fold: no %s in %s\n", names[i], argv[1]);
 			return 2;
 		}
+	if (!(clear_fn = fx_func(&prog, "probe_schedule_clear"))) {
+		fprintf(stderr, "explore fold: no probe_schedule_clear in %s\n", argv[1]);
+		return 2;
+	}
 	folds = !strcmp(prog.model, "folded") || !strcmp(prog.model, "racy");
-	bool expect_loss = !strcmp(prog.model, "racy");
-	snprintf(name, sizeof(name), "fold %s", prog.model);
-	scenario.name = name;
-	scenario.what = expect_loss ? "a remote locked andl against the owner's unlocked incl/decl"
-				    : "the request against preempt_disable()/preempt_enable() and the IPI";
-	struct ex_stats st = ex_explore(&scenario, 1000000);
-	bool lost = st.failed && !strncmp(ex_last_failure(), "LOST", 4);
-	bool ok = expect_loss ? lost : !st.failed;
-	printf("%s %s: %s: %s, %llu interleavings (+%llu pruned), %llu steps, %.2f s\n",
-	       ok ? "ok  " : "FAIL", name, scenario.what,
-	       lost ? "a reschedule request is lost" : st.failed ? "a violation" :
-	       "no request lost", (unsigned long long)st.executions,
-	       (unsigned long long)st.pruned, (unsigned long long)st.steps, st.seconds);
-	printf("%d passed, %d failed\n", ok, !ok);
-	return ok ? 0 : 1;
+	int passed = 0, failed = 0;
+	for (int s = 0; s < 2; s++) {
+		serve = s == 1;
+		bool expect_loss = !serve && !strcmp(prog.model, "racy");
+		snprintf(name, sizeof(name), "fold %s%s", prog.model, serve ? " served" : "");
+		scenario.name = name;
+		scenario.what = serve ? "CPU 1 serves a request (its flags cleared) as CPU 0 makes one" :
+			expect_loss ? "a remote locked andl against the owner's unlocked incl/decl" :
+			"the request against preempt_disable()/preempt_enable() and the IPI";
+		struct ex_stats st = ex_explore(&scenario, 1000000);
+		bool lost = st.failed && !strncmp(ex_last_failure(), "LOST", 4);
+		bool ok = expect_loss ? lost : !st.failed;
+		printf("%s %s: %s: %s, %llu interleavings (+%llu pruned), %llu steps, %.2f s\n",
+		       ok ? "ok  " : "FAIL", name, scenario.what,
+		       lost ? "a reschedule request is lost" : st.failed ? "a violation" :
+		       "no request lost", (unsigned long long)st.executions,
+		       (unsigned long long)st.pruned, (unsigned long long)st.steps, st.seconds);
+		passed += ok;
+		failed += !ok;
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
 }

@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 from tools.lib import build as build_mod  # noqa: E402
 
-PROBES = ("probe_preempt_pair", "resched_curr", "probe_irq_enter",
+PROBES = ("probe_preempt_pair", "resched_curr", "probe_schedule_clear", "probe_irq_enter",
           "probe_scheduler_ipi", "probe_irq_exit", "probe_irq_exit_need_resched")
 THREAD = 0xffff888000200000      # a struct thread of the model: its flags at +0
 RSP = 0xffffc90000007e40         # CPU 1's stack pointer, inside its stack
@@ -25,15 +25,16 @@ class ProbeError(Exception):
     pass
 
 
-def elf_of(model):
-    """Build (or find up to date) the model's fold.elf; its directory."""
+def elf_of(model, root=ROOT):
+    """Build (or find up to date) the model's fold.elf in the tree at
+    root; its directory."""
     words = ["COUNT=" + model, "PREEMPT=full"]
     bdir = build_mod.build_dir("build", words)
     r = subprocess.run(["make", "-s", "BUILD=" + bdir] + words + [bdir + "/fold.elf"],
-                       cwd=ROOT, capture_output=True, text=True)
+                       cwd=root, capture_output=True, text=True)
     if r.returncode != 0:
         raise ProbeError("%s does not build: %s" % (model, (r.stdout + r.stderr)[-400:]))
-    return os.path.join(ROOT, bdir)
+    return os.path.join(root, bdir)
 
 
 def disassemble(elf, func):
@@ -73,8 +74,8 @@ def disassemble(elf, func):
     return lines
 
 
-def write_program(model, build):
-    bdir = elf_of(model)
+def write_program(model, build, root=ROOT, name=None):
+    bdir = elf_of(model, root)
     elf = os.path.join(bdir, "fold.elf")
     off = build_mod.read_offsets(os.path.join(bdir, "fold_offsets.py"))
     nm = subprocess.run(["nm", elf], check=True, capture_output=True, text=True).stdout
@@ -100,7 +101,7 @@ def write_program(model, build):
         out.append("func %s" % f)
         out.extend(disassemble(elf, f))
     os.makedirs(build, exist_ok=True)
-    path = os.path.join(build, "fold-%s.prog" % model)
+    path = os.path.join(build, name or "fold-%s.prog" % model)
     with open(path, "w") as fh:
         fh.write("\n".join(out) + "\n")
     return path
