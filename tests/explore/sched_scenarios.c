@@ -24,6 +24,7 @@ static struct mutex M;
 static struct completion done;
 struct rt_mutex sched_L[2];
 static volatile int flag[4];
+static int inside[2];            /* who is inside each of sched_L: thread + 1 */
 const struct ex_scenario *sched_cur;
 
 /* A thread's placement and kind: its script's first word. "@1" CPU 1
@@ -57,6 +58,7 @@ static void reset(const struct ex_scenario *sc)
 	init_completion(&done);
 	sched_checks_reset();
 	memset((void *)flag, 0, sizeof(flag));
+	memset(inside, 0, sizeof(inside));
 	memset(sched_exited, 0, sizeof(sched_exited));
 	int idle = 0;
 	for (int i = 0; i < sc->nthreads; i++) {
@@ -119,6 +121,19 @@ static void set_flag(int n)
 	ex_point1((const void *)&flag[n], EX_WRITE, NULL, NULL);
 	flag[n] = 1;
 	ex_log("flag %d = 1", n);
+}
+
+/* Mutual exclusion: a step of its own as a thread enters or leaves a
+ * lock's section, so that another thread entering in between is seen. */
+static void section(int self, int l, bool enter)
+{
+	ex_point1(&inside[l], EX_WRITE, NULL, NULL);
+	if (enter && inside[l]) {
+		ex_fail("mutual exclusion: %s enters %s while %s is inside", sched_th[self].name,
+			sched_L[l].name, sched_th[inside[l] - 1].name);
+		ex_thread_abort();
+	}
+	inside[l] = enter ? self + 1 : 0;
 }
 
 /* wait_event()'s condition: a point, the read another CPU races. */
@@ -210,9 +225,11 @@ static void run_script(int self)
 		case 'L':
 			ex_activity("rt_mutex_lock(%s)", sched_L[n].name);
 			rt_mutex_lock(&sched_L[n]);
+			section(self, n, true);
 			break;
 		case 'U':
 			ex_activity("rt_mutex_unlock(%s)", sched_L[n].name);
+			section(self, n, false);
 			rt_mutex_unlock(&sched_L[n]);
 			break;
 		case 'p':
