@@ -328,6 +328,9 @@ const struct ex_scenario sched_scenarios[] = {
 	SCENARIO("wake-migrate", "W, free to run anywhere, woken from CPU 1 to idle CPU 2",
 		 true, 0, T("W", 0, "@0m w0"), T("S", 0, "@1 s0"),
 		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("setprio-pull", "P raises N, queued on CPU 0, as idle CPU 2 pulls N away",
+		 false, 0, T("A", 10, "@0 w0"), T("N", 0, "@0m"), T("P", 50, "@1 p1=40 s0"),
+		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
 	SCENARIO("pull", "A and B, free to run anywhere, on CPU 0; idle CPU 1 pulls one",
 		 true, 0, T("A", 0, "@0m y"), T("B", 0, "@0m y"), IDLE("idle/0"), IDLE("idle/1")),
 };
