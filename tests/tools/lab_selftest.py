@@ -12,40 +12,19 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 if __name__ == "__main__":
     sys.dont_write_bytecode = True
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))))
 
-from tests.tools import lab_checks_selftest, lab_mutate_selftest  # noqa: E402
+from tests.tools import canned, lab_checks_selftest, lab_mutate_selftest, run_tests  # noqa: E402
 from tools.lab import checks, gradescope, grading, heldout  # noqa: E402
 from tools.lib import ROOT  # noqa: E402
 from tools.lib import lab as labmod  # noqa: E402
 from tools.lib import labgrade  # noqa: E402
 
-SOURCE = """#include "lib/types.h"
-#include "kernel/preempt.h"
-
-static bool fold(void)
-{
-	/* LAB(L1) BEGIN: copy the flag into the count,
-	 * one instruction. */
-	if (!tif_need_resched())
-		return false;
-	set_preempt_need_resched();
-	return true;
-	/* LAB(L1) END: return false; */
-}
-
-void other(int cpu)
-{
-	/* LAB(L2) BEGIN: the other lab's */
-	send(cpu);
-	/* LAB(L2) END: (void)cpu; */
-}
-"""
+SOURCE = canned("holes.c")
 
 
 def expect_error(text: str, words: str) -> list[str]:
@@ -189,20 +168,7 @@ def test_rubric(tmp) -> list[str]:
     return problems
 
 
-LOG = """[    1.0] 0: boot
-KTAP version 1
-1..1
-    KTAP version 1
-    # Subtest: lab_l9
-    1..4
-    ok 1 one
-    # two: seed 7 round 0: wrong
-    # two: lab L9: f() is still the stub that make lab left (it ran 2 times in this case): h
-    not ok 2 two
-    ok 3 three # SKIP lab_case=two
-    not ok 4 four # timeout after 50 virtual ms
-not ok 1 lab_l9
-"""
+LOG = canned("ktap.log")
 
 
 def test_log(tmp) -> list[str]:
@@ -307,11 +273,7 @@ def test_tree(tmp) -> list[str]:
     return problems
 
 
-HELD_C = """#include "tests/labs/lab.h"
-static void one(struct ktest *t) { (void)t; }
-static void two(struct ktest *t) { (void)t; }
-LAB_SUITE(lab_l3_extra, KTEST_CASE_TIMED(one, 50), KTEST_CASE(two));
-"""
+HELD_C = canned("held-out.c")
 HELD_RUBRIC = "case L3 one 2 suite=lab_l3_extra\ncase L3 two 1 suite=lab_l3_extra visibility=hidden\n"
 
 
@@ -439,23 +401,5 @@ TESTS = [("lab-holes", test_holes), ("lab-skeleton", test_skeleton), ("lab-leaks
     lab_checks_selftest.TESTS + lab_mutate_selftest.TESTS
 
 
-def main(names: list[str]) -> int:
-    passed = failed = 0
-    with tempfile.TemporaryDirectory(prefix="fold-lab-selftest-") as tmp:
-        for name, fn in TESTS:
-            if names and not any(n in name for n in names):
-                continue
-            sub = os.path.join(tmp, name)
-            os.makedirs(sub)
-            problems = fn(sub)
-            print(f"{'ok' if not problems else 'FAILED'}: {name}")
-            for p in problems:
-                print(f"    - {p}")
-            passed += not problems
-            failed += bool(problems)
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_tests(TESTS, sys.argv[1:], "fold-lab-selftest-"))
