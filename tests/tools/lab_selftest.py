@@ -22,7 +22,7 @@ from tests.tools import canned, lab_checks_selftest, lab_mutate_selftest, run_te
 from tools.lab import checks, gradescope, grading, heldout  # noqa: E402
 from tools.lib import ROOT  # noqa: E402
 from tools.lib import lab as labmod  # noqa: E402
-from tools.lib import labgrade  # noqa: E402
+from tools.lib import labgrade, qemu  # noqa: E402
 
 SOURCE = canned("holes.c")
 
@@ -394,10 +394,46 @@ def test_gradescope(tmp) -> list[str]:
     return problems
 
 
+def test_kept_boot(tmp) -> list[str]:
+    """make grade's kept every-suite boot: a failed one read back as failed
+    under the same key; one byte of a source, the kernel or a user program
+    changed (its size and time kept), or the command line, boots again;
+    a boot the host ended (too slow, a signal) is not kept."""
+    for rel in ("kernel/preempt.h", "build/fold.elf", "build/user/hello.elf"):
+        os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
+        with open(os.path.join(tmp, rel), "w") as f:
+            f.write("k" + rel)
+    case = labmod.Case("every_kernel_suite_passes", 2, regression=("all",))
+    run = grading.Run(tmp, "test=all", build_ok=True, name="grade-all", boot=qemu.Boot(3), lines=[
+        "KTAP version 1", "1..1", "    # Subtest: sched", "    not ok 1 rr", "not ok 1 sched"])
+    grading.keep_boot(run, grading.boot_key(run))
+
+    def kept(cmdline="test=all") -> grading.Run | None:
+        r = grading.Run(tmp, cmdline, build_ok=True, name="grade-all")
+        return r if grading.kept_boot(r, grading.boot_key(r)) else None
+    problems = [] if (r := kept()) and grading.score_regression(case, r).status == "fail" \
+        else ["a failed boot of the same tree was not read back as failed"]
+    problems += ["another command line read the kept boot"] if kept("test=sched") else []
+    for rel in ("kernel/preempt.h", "build/fold.elf", "build/user/hello.elf"):
+        path, st = os.path.join(tmp, rel), os.stat(os.path.join(tmp, rel))
+        for flip in (b"K", b"k"):       # one byte changed, then back
+            with open(path, "r+b") as f:
+                f.write(flip)
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+            if (kept() is None) != (flip == b"K"):
+                problems.append(f"{rel}, one byte {'changed' if flip == b'K' else 'back'}: "
+                                f"the kept boot {'read' if flip == b'K' else 'not read'}")
+    for boot in (qemu.Boot(0, timed_out=True), qemu.Boot(0, qemu_output="terminating on signal 2")):
+        run.boot, run.cmdline = boot, "test=rt"
+        grading.keep_boot(run, grading.boot_key(run))
+        problems += [f"a boot the host ended was kept: {boot}"] if kept("test=rt") else []
+    return problems
+
+
 TESTS = [("lab-holes", test_holes), ("lab-skeleton", test_skeleton), ("lab-leaks", test_leaks),
          ("lab-docs", test_docs), ("lab-rubric", test_rubric), ("lab-log", test_log),
          ("lab-tree", test_tree), ("lab-heldout", test_heldout),
-         ("lab-gradescope", test_gradescope)] + \
+         ("lab-gradescope", test_gradescope), ("lab-kept-boot", test_kept_boot)] + \
     lab_checks_selftest.TESTS + lab_mutate_selftest.TESTS
 
 
