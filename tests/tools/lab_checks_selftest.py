@@ -7,47 +7,15 @@ tests/tools/lab_selftest.py (make lab-check, make test).
 
 from __future__ import annotations
 
+from tests.tools import canned
 from tools.lab import checks
 
-FOLD_OK = """ffffffff80112000 <scheduler_ipi>:
-ffffffff80112000:	addq   $0x1,%gs:0x90
-ffffffff80112008:	mov    %gs:0x10,%rax
-ffffffff80112014:	je     ffffffff80112030 <scheduler_ipi+0x30>
-ffffffff80112016:	{fold}
-ffffffff80112020:	ret
-ffffffff80112040 <resched_curr>:
-ffffffff80112040:	lock orq $0x1,(%rdx)
-ffffffff80112045:	{sender}
-ffffffff80112050:	ret
-"""
+FOLD_OK = canned("fold.objdump")
 
-EXIT = """ffffffff80108160 <irq_dispatch>:
-ffffffff801081f8:	testb  $0x2,0x99(%rbx)
-ffffffff801081ff:	je     ffffffff801081c3 <irq_dispatch+0x63>
-ffffffff80108201:	{test}
-ffffffff8010820a:	{jcc}    ffffffff801081c3 <irq_dispatch+0x63>
-ffffffff8010820c:	pop    %rbx
-ffffffff8010820d:	jmp    ffffffff80112160 <irqentry_exit_cond_resched>
-"""
+EXIT = canned("exit.objdump")
 
 
-# irq_dispatch() with two paths: the return to user mode, which loads the
-# count to check it, and the exit to kernel code (a student's), whose
-# compare's answer is kept by sete and tested again.
-TWO_PATHS = """ffffffff80108160 <irq_dispatch>:
-ffffffff80108192:	testb  $0x3,0x90(%rbx)
-ffffffff80108199:	je     ffffffff801081d0 <irq_dispatch+0x70>
-ffffffff801081b0:	mov    %gs:0x8,%eax
-ffffffff801081b8:	cmp    $0x80000000,%eax
-ffffffff801081bd:	jne    ffffffff801082e0 <irq_dispatch+0x180>
-ffffffff801081c3:	pop    %rbx
-ffffffff801081cb:	ret
-ffffffff801081d0:	testb  $0x2,0x99(%rbx)
-ffffffff801081d7:	je     ffffffff801081c3 <irq_dispatch+0x63>
-{exit}
-ffffffff801081f1:	jmp    ffffffff80113f30 <irqentry_exit_cond_resched>
-ffffffff801082e0:	jmp    ffffffff8010f110 <exit_to_user_mode_bad_count>
-"""
+TWO_PATHS = canned("two-paths.objdump")
 
 
 def quoted(exit_path: str) -> list[str]:
@@ -82,17 +50,7 @@ def test_quotes(tmp) -> list[str]:
     return problems
 
 
-REQUEST = """ffffffff80113c60 <resched_curr>:
-ffffffff80113c6a:	mov    -0x7fe6ac00(%rax),%rdx
-ffffffff80113c71:	mov    %gs:0xc,%eax
-ffffffff80113c79:	cmp    %eax,%edi
-ffffffff80113c7b:	je     ffffffff80113cd0 <resched_curr+0x70>
-{remote}
-ffffffff80113cc2:	jmp    ffffffff8010b180 <smp_send_reschedule>
-ffffffff80113cd0:	{local}
-ffffffff80113cd5:	andl   $0x7fffffff,%gs:0x8
-ffffffff80113ce1:	ret
-"""
+REQUEST = canned("request.objdump")
 CMPXCHG = ("ffffffff80113c7d:\tmov    (%rdx),%rax\nffffffff80113c80:\tmov    %rax,%rsi\n"
            "ffffffff80113c86:\tor     $0x1,%rsi\nffffffff80113c8a:\tlock cmpxchg %rsi,(%rdx)\n"
            "ffffffff80113c8f:\tjne    ffffffff80113c80 <resched_curr+0x20>")
@@ -164,11 +122,7 @@ def test_checks(tmp) -> list[str]:
     return problems
 
 
-LAZY = """ffffffff80113d00 <resched_curr_lazy>:
-ffffffff80113d0a:	mov    -0x7fe6ac00(%rax),%rdx
-ffffffff80113d11:	{lazy}
-ffffffff80113d16:	ret
-"""
+LAZY = canned("lazy.objdump")
 
 
 def test_lazy_request(tmp) -> list[str]:
@@ -193,20 +147,7 @@ def test_lazy_request(tmp) -> list[str]:
     return problems
 
 
-# exit_to_user_mode_loop() as the reference compiles, its clear of
-# TIF_SIGPENDING in {clear}.
-LOOP = """ffffffff8010f1b0 <exit_to_user_mode_loop>:
-ffffffff8010f1c3:\tsti
-ffffffff8010f1c4:\ttest   $0x10,%al
-ffffffff8010f1c6:\tje     ffffffff8010f1f5 <exit_to_user_mode_loop+0x45>
-ffffffff8010f1e1:\tcall   ffffffff80117af0 <do_exit>
-{clear}
-ffffffff8010f1f5:\ttest   $0x5,%al
-ffffffff8010f1f9:\tcli
-ffffffff8010f1fa:\tmov    (%rbx),%rax
-ffffffff8010f206:\tret
-ffffffff8010f210:\tcall   ffffffff80113f10 <schedule>
-"""
+LOOP = canned("loop.objdump")
 PLAIN_CLEAR = ("ffffffff8010f1f0:\tmov    (%rbx),%rdx\nffffffff8010f1f3:\tand    $0xffffffffffffffef,%rdx\n"
                "ffffffff8010f1f7:\tmov    %rdx,(%rbx)")
 

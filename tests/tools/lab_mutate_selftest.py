@@ -8,50 +8,16 @@ from __future__ import annotations
 
 import os
 
+from tests.tools import canned
 from tools.lib import lab as labmod
 from tools.lib import mutate
 
-HEADER = """#define _TIF_NEED_RESCHED (1UL << 0)
-#define _TIF_POLLING_NRFLAG (1UL << 1)
-#define _TIF_NEED_RESCHED_LAZY (1UL << 2)
-"""
+HEADER = canned("flags.h")
 
-SOURCE = """#include "flags.h"
+SOURCE = canned("mutate.c")
 
-static bool request(struct thread *curr, u32 cpu)
-{
-	/* LAB(L3) BEGIN: the hint. */
-	u64 old = __atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, __ATOMIC_SEQ_CST);
-	if (old & _TIF_NEED_RESCHED)
-		return false;
-	remote(cpu);
-	if (!busy(cpu) && (cpu > 1 || old))
-		this_cpu_stat_inc(sent);
-	__asm__ __volatile__("orl $1, %%gs:8" ::: "memory");
-	return true;
-	/* LAB(L3) END: return false; */
-}
-"""
-
-# (operator, a line of the region before, the same line after)
-EXPECTED = [
-    ("delete", "remote(cpu);", None),
-    ("drop-inc", "this_cpu_stat_inc(sent);", "{ }"),
-    ("negate", "if (old & _TIF_NEED_RESCHED)", "if (!(old & _TIF_NEED_RESCHED))"),
-    ("negate", "if (!busy(cpu) && (cpu > 1 || old))", "if (busy(cpu) && (cpu > 1 || old))"),
-    ("drop-operand", "if (!busy(cpu) && (cpu > 1 || old))", "if ((cpu > 1 || old))"),
-    ("swap-andor", "if (!busy(cpu) && (cpu > 1 || old))", "if (!busy(cpu) || (cpu > 1 || old))"),
-    ("plain-atomic", "u64 old = __atomic_fetch_or(&curr->flags, _TIF_NEED_RESCHED, "
-     "__ATOMIC_SEQ_CST);", "u64 old = ({ __typeof__(*(&curr->flags)) __mut_old = "
-     "*(&curr->flags); *(&curr->flags) = __mut_old | (_TIF_NEED_RESCHED); __mut_old; });"),
-    ("lock", '__asm__ __volatile__("orl $1, %%gs:8" ::: "memory");',
-     '__asm__ __volatile__("lock orl $1, %%gs:8" ::: "memory");'),
-    ("flag-swap", "if (old & _TIF_NEED_RESCHED)", "if (old & _TIF_NEED_RESCHED_LAZY)"),
-    ("flag-swap", "if (old & _TIF_NEED_RESCHED)", "if (old & _TIF_POLLING_NRFLAG)"),
-    ("flip-return", "return true;", "return false;"),
-    ("flip-return", "return false;", "return true;"),
-    ("move", "remote(cpu);", "if (old & _TIF_NEED_RESCHED)"),
-]
+EXPECTED = [(op, before, None if after == "(deleted)" else after) for op, before, after in
+            (line.split("\t") for line in canned("mutants").splitlines())]
 
 
 def mutants_of(tmp: str, source: str) -> list[mutate.Mutant]:

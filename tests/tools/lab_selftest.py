@@ -12,40 +12,19 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 if __name__ == "__main__":
     sys.dont_write_bytecode = True
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))))
 
-from tests.tools import lab_checks_selftest, lab_mutate_selftest  # noqa: E402
+from tests.tools import canned, lab_checks_selftest, lab_mutate_selftest, run_tests  # noqa: E402
 from tools.lab import checks, gradescope, grading, heldout  # noqa: E402
 from tools.lib import ROOT  # noqa: E402
 from tools.lib import lab as labmod  # noqa: E402
-from tools.lib import labgrade  # noqa: E402
+from tools.lib import labgrade, qemu  # noqa: E402
 
-SOURCE = """#include "lib/types.h"
-#include "kernel/preempt.h"
-
-static bool fold(void)
-{
-	/* LAB(L1) BEGIN: copy the flag into the count,
-	 * one instruction. */
-	if (!tif_need_resched())
-		return false;
-	set_preempt_need_resched();
-	return true;
-	/* LAB(L1) END: return false; */
-}
-
-void other(int cpu)
-{
-	/* LAB(L2) BEGIN: the other lab's */
-	send(cpu);
-	/* LAB(L2) END: (void)cpu; */
-}
-"""
+SOURCE = canned("holes.c")
 
 
 def expect_error(text: str, words: str) -> list[str]:
@@ -189,20 +168,7 @@ def test_rubric(tmp) -> list[str]:
     return problems
 
 
-LOG = """[    1.0] 0: boot
-KTAP version 1
-1..1
-    KTAP version 1
-    # Subtest: lab_l9
-    1..4
-    ok 1 one
-    # two: seed 7 round 0: wrong
-    # two: lab L9: f() is still the stub that make lab left (it ran 2 times in this case): h
-    not ok 2 two
-    ok 3 three # SKIP lab_case=two
-    not ok 4 four # timeout after 50 virtual ms
-not ok 1 lab_l9
-"""
+LOG = canned("ktap.log")
 
 
 def test_log(tmp) -> list[str]:
@@ -307,11 +273,7 @@ def test_tree(tmp) -> list[str]:
     return problems
 
 
-HELD_C = """#include "tests/labs/lab.h"
-static void one(struct ktest *t) { (void)t; }
-static void two(struct ktest *t) { (void)t; }
-LAB_SUITE(lab_l3_extra, KTEST_CASE_TIMED(one, 50), KTEST_CASE(two));
-"""
+HELD_C = canned("held-out.c")
 HELD_RUBRIC = "case L3 one 2 suite=lab_l3_extra\ncase L3 two 1 suite=lab_l3_extra visibility=hidden\n"
 
 
@@ -432,30 +394,48 @@ def test_gradescope(tmp) -> list[str]:
     return problems
 
 
+def test_kept_boot(tmp) -> list[str]:
+    """make grade's kept every-suite boot: a failed one read back as failed
+    under the same key; one byte of a source, the kernel or a user program
+    changed (its size and time kept), or the command line, boots again;
+    a boot the host ended (too slow, a signal) is not kept."""
+    for rel in ("kernel/preempt.h", "build/fold.elf", "build/user/hello.elf"):
+        os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
+        with open(os.path.join(tmp, rel), "w") as f:
+            f.write("k" + rel)
+    case = labmod.Case("every_kernel_suite_passes", 2, regression=("all",))
+    run = grading.Run(tmp, "test=all", build_ok=True, name="grade-all", boot=qemu.Boot(3), lines=[
+        "KTAP version 1", "1..1", "    # Subtest: sched", "    not ok 1 rr", "not ok 1 sched"])
+    grading.keep_boot(run, grading.boot_key(run))
+
+    def kept(cmdline="test=all") -> grading.Run | None:
+        r = grading.Run(tmp, cmdline, build_ok=True, name="grade-all")
+        return r if grading.kept_boot(r, grading.boot_key(r)) else None
+    problems = [] if (r := kept()) and grading.score_regression(case, r).status == "fail" \
+        else ["a failed boot of the same tree was not read back as failed"]
+    problems += ["another command line read the kept boot"] if kept("test=sched") else []
+    for rel in ("kernel/preempt.h", "build/fold.elf", "build/user/hello.elf"):
+        path, st = os.path.join(tmp, rel), os.stat(os.path.join(tmp, rel))
+        for flip in (b"K", b"k"):       # one byte changed, then back
+            with open(path, "r+b") as f:
+                f.write(flip)
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+            if (kept() is None) != (flip == b"K"):
+                problems.append(f"{rel}, one byte {'changed' if flip == b'K' else 'back'}: "
+                                f"the kept boot {'read' if flip == b'K' else 'not read'}")
+    for boot in (qemu.Boot(0, timed_out=True), qemu.Boot(0, qemu_output="terminating on signal 2")):
+        run.boot, run.cmdline = boot, "test=rt"
+        grading.keep_boot(run, grading.boot_key(run))
+        problems += [f"a boot the host ended was kept: {boot}"] if kept("test=rt") else []
+    return problems
+
+
 TESTS = [("lab-holes", test_holes), ("lab-skeleton", test_skeleton), ("lab-leaks", test_leaks),
          ("lab-docs", test_docs), ("lab-rubric", test_rubric), ("lab-log", test_log),
          ("lab-tree", test_tree), ("lab-heldout", test_heldout),
-         ("lab-gradescope", test_gradescope)] + \
+         ("lab-gradescope", test_gradescope), ("lab-kept-boot", test_kept_boot)] + \
     lab_checks_selftest.TESTS + lab_mutate_selftest.TESTS
 
 
-def main(names: list[str]) -> int:
-    passed = failed = 0
-    with tempfile.TemporaryDirectory(prefix="fold-lab-selftest-") as tmp:
-        for name, fn in TESTS:
-            if names and not any(n in name for n in names):
-                continue
-            sub = os.path.join(tmp, name)
-            os.makedirs(sub)
-            problems = fn(sub)
-            print(f"{'ok' if not problems else 'FAILED'}: {name}")
-            for p in problems:
-                print(f"    - {p}")
-            passed += not problems
-            failed += bool(problems)
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_tests(TESTS, sys.argv[1:], "fold-lab-selftest-"))

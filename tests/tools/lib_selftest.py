@@ -14,7 +14,6 @@ import shlex
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 if __name__ == "__main__":
@@ -23,7 +22,7 @@ if __name__ == "__main__":
         os.path.abspath(__file__)))))
 
 from tools.lib import ROOT, build, proc, qemu  # noqa: E402
-from tests.tools import fakes  # noqa: E402
+from tests.tools import fakes, run_tests  # noqa: E402
 
 QEMU_RUN = os.path.join(ROOT, "tools", "qemu-run")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -379,21 +378,5 @@ TESTS = [("lib-qemu-command", test_qemu_command), ("lib-qemu-outcome", test_qemu
          ("lib-build", test_build)]
 
 
-def main(names: list[str]) -> int:
-    passed = failed = 0
-    with tempfile.TemporaryDirectory(prefix="fold-lib-selftest-") as tmp:
-        for name, fn in TESTS:
-            if names and not any(n in name for n in names):
-                continue
-            problems = fn(tmp)
-            print(f"{'ok' if not problems else 'FAILED'}: {name}")
-            for p in problems:
-                print(f"    - {p}")
-            passed += not problems
-            failed += bool(problems)
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run_tests(TESTS, sys.argv[1:], "fold-lib-selftest-"))

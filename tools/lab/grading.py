@@ -4,6 +4,8 @@ for the grading tree and the log."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import time
@@ -38,6 +40,7 @@ class Run:
     boot: qemu.Boot | None = None
     host_too_slow: bool = False
     build_seconds: float = 0.0
+    name: str = "grade"             # its build/NAME.iso, .log, .qemu.txt
 
     @property
     def elf(self) -> str:
@@ -48,10 +51,10 @@ def cmdline_for(suites: list[str], seeds: list[int], case: str | None) -> str:
     """The grade's command line. Where the kernel's own suites are among
     suites (any not lab_...: a regression case's), each case of theirs
     runs watched, REGRESSION_CASE_MS at most."""
-    words = ["test=" + ",".join(suites), "lab_seeds=" + ",".join(map(str, seeds)),
-             "clock=icount"]
+    words = ["test=" + ",".join(suites)] + (["lab_seeds=" + ",".join(map(str, seeds))]
+                                            if seeds else []) + ["clock=icount"]
     if case:
-        words.insert(2, f"lab_case={case}")
+        words.insert(-1, f"lab_case={case}")
     if any(not s.startswith("lab_") for s in suites):
         words.append(f"ktest_case_ms={REGRESSION_CASE_MS}")
     return " ".join(words)
@@ -74,7 +77,7 @@ def prime(tree: str, ref_tree: str, changed: list[str]) -> None:
 
 def build_tree(run: Run) -> None:
     make = build_mod.make_program()
-    cmd = build_mod.iso_command(make, "build", "build/grade.iso", run.cmdline)
+    cmd = build_mod.iso_command(make, "build", f"build/{run.name}.iso", run.cmdline)
     t0 = time.monotonic()
     status, output = build_mod.run_make(cmd, run.tree, env=build_mod.clean_env())
     if status and "xorriso : ABORT" in output:
@@ -87,14 +90,65 @@ def build_tree(run: Run) -> None:
     run.build_output = output
 
 
-def boot_tree(run: Run, timeout: float = HOST_TIMEOUT, procs: ProcessSet | None = None) -> None:
-    log, out = "build/grade.log", "build/grade.qemu.txt"
+def qemu_command(run: Run) -> list[str]:
     machine = qemu.Machine("pc", MEM, SMP, "tcg", True, False)
-    cmd = qemu.command(qemu.program(), machine, "build/grade.iso", f"file:{log}")
-    run.boot = qemu.boot(cmd, serial_log=log, output=out, timeout=timeout,
-                         procs=procs or ProcessSet(), cwd=run.tree)
+    return qemu.command(qemu.program(), machine, f"build/{run.name}.iso",
+                        f"file:build/{run.name}.log")
+
+
+def boot_tree(run: Run, timeout: float = HOST_TIMEOUT, procs: ProcessSet | None = None) -> None:
+    log = f"build/{run.name}.log"
+    run.boot = qemu.boot(qemu_command(run), serial_log=log, output=f"build/{run.name}.qemu.txt",
+                         timeout=timeout, procs=procs or ProcessSet(), cwd=run.tree)
     run.host_too_slow = run.boot.timed_out
     run.lines = read_log(os.path.join(run.tree, log))
+
+
+# make grade keeps the every-suite boot's log here, under its key: a grade
+# of the same tree reads it instead of booting again (docs/10-labs.md).
+KEPT_BOOT = "build/every-suite-boot.json"
+
+
+def boot_key(run: Run) -> str:
+    """What run's boot depends on: the path and content of every file of
+    the grading tree (the student's sources, the reference's tests and
+    build), of the kernel and user programs built from them, the
+    kernel's command line and QEMU's. Any other byte: another key."""
+    users = os.path.join(run.tree, "build", "user")
+    built = ["build/fold.elf"] + sorted(f"build/user/{n}" for n in os.listdir(users)
+                                        if n.endswith(".elf"))
+    h = hashlib.sha256("\0".join([run.cmdline] + qemu_command(run)).encode())
+    for rel in labmod.tree_files(run.tree) + built:
+        with open(os.path.join(run.tree, rel), "rb") as f:
+            h.update(b"\0%s\0%s" % (rel.encode(), hashlib.sha256(f.read()).digest()))
+    return h.hexdigest()
+
+
+def kept_boot(run: Run, key: str) -> str | None:
+    """Load run's log and exit from the kept boot when its key is key: the
+    time it booted (None: boot it)."""
+    try:
+        with open(os.path.join(run.tree, KEPT_BOOT)) as f:
+            kept = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if kept.get("key") != key:
+        return None
+    run.lines, run.boot = kept["lines"], qemu.Boot(exit_code=kept["exit_code"])
+    return kept["when"]
+
+
+def keep_boot(run: Run, key: str) -> None:
+    """Keep run's boot under key if the kernel ended it (a failure too: it
+    is the tree's); not if the host did (too slow, a signal, no QEMU)."""
+    b = run.boot
+    if not b or b.exit_code is None or b.timed_out or b.error or b.signal is not None:
+        return
+    tmp = os.path.join(run.tree, KEPT_BOOT + ".tmp")
+    with open(tmp, "w") as f:
+        json.dump({"key": key, "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                   "exit_code": b.exit_code, "lines": run.lines}, f)
+    os.replace(tmp, os.path.join(run.tree, KEPT_BOOT))
 
 
 @dataclass
@@ -135,7 +189,10 @@ def why_not_run(run: Run) -> str:
     return "the kernel never printed its result"
 
 
-def score_lab(lab: labmod.Lab, run: Run, only: str | None = None) -> list[Scored]:
+def score_lab(lab: labmod.Lab, run: Run, only: str | None = None,
+              regression: bool = True) -> list[Scored]:
+    """Each case of lab (only: that one) in run; regression=False: not the
+    regression case (make grade scores it on a boot of its own)."""
     suites = {c.suite or lab.suite for c in lab.cases if not c.host and not c.regression}
     found = {s: labgrade.suite_results(run.lines, s) if run.lines else {} for s in suites}
     out = []
@@ -151,7 +208,7 @@ def score_lab(lab: labmod.Lab, run: Run, only: str | None = None) -> list[Scored
                               0 if problems else c.points))
             continue
         if c.regression:
-            out.append(score_regression(c, run))
+            out += [score_regression(c, run)] if regression else []
             continue
         r = found[c.suite or lab.suite].get(c.name)
         if r is None:

@@ -5,7 +5,9 @@
 #   make grade LAB=Ln [DEST=dir] [SEED=s,s] [CASE=name] [GRADE_JSON=file]
 #                   [GRADE_EXTRA=dir]
 #                   build it with the reference's tests, run the lab's cases
-#                   under icount, score them (build/lab/Ln.grade.json, and
+#                   under icount and report them, then every kernel suite (a
+#                   boot of its own, kept for an unchanged tree), score them
+#                   (build/lab/Ln.grade.json, and
 #                   Ln.gradescope.json, or GRADE_GRADESCOPE=file); with
 #                   GRADE_EXTRA, a course's held-out cases too
 #   make lab-check  every skeleton fails its own cases and passes the others,
