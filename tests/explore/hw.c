@@ -61,6 +61,7 @@ static bool halting[HW_MAX_CPUS];
 static struct thread *switched_from[HW_MAX_CPUS];
 static struct thread idle_threads[HW_MAX_CPUS];
 static int nidle;
+static bool slept_on_lock[EX_MAX_THREADS];
 /* Every ticket lock met so far: a run cut short (a sleep set, a
  * violation) leaves some held, and the next run starts them free. */
 static raw_spinlock_t *locks_seen[64];
@@ -76,6 +77,7 @@ void hw_reset(int cpus)
 	memset(irq_pending, 0, sizeof(irq_pending));
 	memset(halting, 0, sizeof(halting));
 	memset(switched_from, 0, sizeof(switched_from));
+	memset(slept_on_lock, 0, sizeof(slept_on_lock));
 	for (int i = 0; i < nlocks_seen; i++) {
 		locks_seen[i]->serving = locks_seen[i]->next;
 		locks_seen[i]->owner_cpu = -1;
@@ -120,6 +122,7 @@ bool hw_may_run(int t)
 }
 
 int hw_cpus(void) { return ncpus; }
+bool hw_slept_on_lock(int t) { return slept_on_lock[t]; }
 int hw_context(int cpu) { return cpu_ctx[cpu]; }
 
 /* sched/thread.c's allocation of an idle thread, for the real
@@ -250,6 +253,8 @@ struct thread *switch_to(struct thread *prev, struct thread *next)
 	exec_cpu[n] = (int)c;
 	cpu_ctx[c] = n;
 	switched_from[c] = prev;
+	if (prev->pi_blocked_on)
+		slept_on_lock[engine_of(prev)] = true;
 	ex_log("CPU %u switches from %s to %s", c, prev->name, next->name);
 	ex_point1(&prev->ksp, EX_WRITE, NULL, NULL); /* until a CPU switches to prev */
 	return switched_from[hw_cpu()];

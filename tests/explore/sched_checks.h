@@ -10,7 +10,15 @@
 
 extern struct thread sched_th[EX_MAX_THREADS];  /* engine thread i's, if a kernel thread */
 extern bool sched_exited[EX_MAX_THREADS];
-extern struct rt_mutex sched_L[2];
+#define SCHED_NLOCKS 3
+extern struct rt_mutex sched_L[SCHED_NLOCKS];
+/* The thread inside each lock's section (1 + its index, 0: none), the
+ * -EDEADLK returns of each run and the deadlock reports printed. */
+/* Lock l: sched_L[l], or for SCHED_NLOCKS the spinlock_t S's rt_mutex. */
+struct rt_mutex *sched_lock(int l);
+extern int sched_inside[SCHED_NLOCKS + 1]; /* the locks and S */
+extern int sched_edeadlk;
+extern int report_deadlocks[];
 extern const struct ex_scenario *sched_cur;
 bool sched_is_idle(int i);                      /* engine thread i is an idle thread */
 bool sched_is_timer(int i);                     /* or the timer */

@@ -2,13 +2,19 @@
  * CPUs): kernel threads, each a script, placed on CPUs (the first on a
  * CPU runs there, the others wait on its run queue), an idle thread per
  * CPU running the real cpu_idle(), and a timer that sends ticks. The
- * rules they keep: tests/explore/sched_checks.c. */
+ * rules they keep: tests/explore/sched_checks.c. Part A's rt_mutex
+ * scenarios that fit here (release-boost, setscheduler-owner, cycle,
+ * cycle3, multi-owner, rtlock-wait, two, steal) give each thread a CPU
+ * of its own, as the shim's scheduler did: a thread that blocks
+ * switches to its CPU's idle thread, and its wake-up comes back there
+ * by the RESCHEDULE IPI. */
 #include "tests/explore/sched_scenarios.h"
 #include "tests/explore/sched_checks.h"
 #include "tests/explore/explore.h"
 #include "tests/explore/hw_sched.h"
 #include "kernel/preempt.h"
 #include "kernel/locking/rtmutex.h"
+#include "kernel/locking/spinlock.h"
 #include "sched/rq.h"
 #include "sched/wait.h"
 #include "sched/preempt_mode.h"
@@ -22,7 +28,16 @@ bool sched_exited[EX_MAX_THREADS];
 static struct wait_queue wq;
 static struct mutex M;
 static struct completion done;
-struct rt_mutex sched_L[2];
+struct rt_mutex sched_L[SCHED_NLOCKS];
+int sched_inside[SCHED_NLOCKS + 1];
+int sched_edeadlk;
+static spinlock_t S;                    /* a PREEMPT_RT spinlock_t */
+static int event;
+
+struct rt_mutex *sched_lock(int l)
+{
+	return l < SCHED_NLOCKS ? &sched_L[l] : &S.lock;
+}
 static volatile int flag[4];
 const struct ex_scenario *sched_cur;
 
@@ -51,8 +66,13 @@ static void reset(const struct ex_scenario *sc)
 		sched_prepare_cpu((u32)c);
 	sched_running = true;
 	wait_queue_init(&wq);
-	rt_mutex_init(&sched_L[0], "L0");
-	rt_mutex_init(&sched_L[1], "L1");
+	static const char *const names[SCHED_NLOCKS] = { "L0", "L1", "L2" };
+	for (int l = 0; l < SCHED_NLOCKS; l++)
+		rt_mutex_init(&sched_L[l], names[l]);
+	spin_lock_init(&S, "S");
+	memset(sched_inside, 0, sizeof(sched_inside));
+	memset(report_deadlocks, 0, EX_MAX_THREADS * sizeof(int));
+	sched_edeadlk = event = 0;
 	mutex_init(&M);
 	init_completion(&done);
 	sched_checks_reset();
@@ -112,7 +132,13 @@ static void reset(const struct ex_scenario *sc)
  * preempt_enable(); f2 set flag 2 only; h1 block, handing the CPU to
  * thread 1 (sched_handoff(), else wake it), until flag 2 (then k0 from
  * another thread ends the wait); M/m mutex_lock/unlock (sched/wait.c);
- * c complete(), C wait_for_completion(). */
+ * c complete(), C wait_for_completion(); and Part A's: T0
+ * rt_mutex_trylock(L0) (a failed lock or trylock skips its unlock), W1
+ * spin until flag 1 (f sets it), B2 spin until thread 2 has been
+ * switched away from while it waits on an rt_mutex, Q/q
+ * spin_lock/spin_unlock(S), a PREEMPT_RT spinlock_t, Z mark itself
+ * SLEEPING, Y then sleep until the event (schedule() unless it came),
+ * e0 the event, then wake_up_thread(thread 0). */
 
 static void set_flag(int n)
 {
@@ -126,6 +152,28 @@ static bool flag_set(int n)
 {
 	ex_point1((const void *)&flag[n], EX_READ, NULL, NULL);
 	return flag[n] != 0;
+}
+
+static bool is_set(const void *arg)
+{
+	return *(const volatile int *)arg != 0;
+}
+
+static bool slept_on_lock(const void *arg)
+{
+	return hw_slept_on_lock((int)(intptr_t)arg);
+}
+
+/* Inside lock l's section, from the step its lock returned in: mutual
+ * exclusion, checked there (the section's end is its unlock's start). */
+static void enter(int self, int l)
+{
+	for (int i = 0; i <= SCHED_NLOCKS; i++)
+		if (i == l && sched_inside[i])
+			ex_fail("mutual exclusion: %s enters %s while %s is inside",
+				sched_th[self].name, i < SCHED_NLOCKS ? sched_L[i].name : "S",
+				sched_th[sched_inside[i] - 1].name);
+	sched_inside[l] = self + 1;
 }
 
 static void run_script(int self)
@@ -143,6 +191,7 @@ static void run_script(int self)
 		p += 5;
 	else if (queued_at_start[self])
 		hw_first_switch_in();
+	bool skip[SCHED_NLOCKS] = { false };
 	while (*p) {
 		while (*p == ' ')
 			p++;
@@ -209,11 +258,67 @@ static void run_script(int self)
 			break;
 		case 'L':
 			ex_activity("rt_mutex_lock(%s)", sched_L[n].name);
-			rt_mutex_lock(&sched_L[n]);
+			if (rt_mutex_lock(&sched_L[n]) == 0) {
+				enter(self, n);
+			} else {
+				sched_edeadlk++;
+				skip[n] = true;
+				ex_log("rt_mutex_lock(%s) returns -EDEADLK", sched_L[n].name);
+			}
+			break;
+		case 'T':
+			ex_activity("rt_mutex_trylock(%s)", sched_L[n].name);
+			if (rt_mutex_trylock(&sched_L[n]))
+				enter(self, n);
+			else
+				skip[n] = true;
 			break;
 		case 'U':
+			if (skip[n]) {
+				skip[n] = false;
+				break;
+			}
 			ex_activity("rt_mutex_unlock(%s)", sched_L[n].name);
+			sched_inside[n] = 0;
 			rt_mutex_unlock(&sched_L[n]);
+			break;
+		case 'W':
+			ex_activity("spin until flag %d", n);
+			ex_point1((const void *)&flag[n], EX_READ, is_set, (const void *)&flag[n]);
+			ex_log("sees flag %d", n);
+			break;
+		case 'B':
+			ex_activity("wait until %s sleeps on a lock", sched_th[n].name);
+			ex_point1(&sched_th[n].ksp, EX_READ, slept_on_lock, (const void *)(intptr_t)n);
+			ex_log("sees that %s went to sleep on a lock", sched_th[n].name);
+			break;
+		case 'Q':
+			ex_activity("spin_lock(S)");
+			spin_lock(&S);
+			enter(self, SCHED_NLOCKS);
+			break;
+		case 'q':
+			ex_activity("spin_unlock(S)");
+			sched_inside[SCHED_NLOCKS] = 0;
+			spin_unlock(&S);
+			break;
+		case 'Z':
+			ex_activity("prepare to wait");
+			__atomic_store_n(&sched_th[self].state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+			break;
+		case 'Y':
+			ex_activity("wait for the event");
+			ex_point1(&event, EX_READ, NULL, NULL);
+			if (!event)
+				schedule();
+			__atomic_store_n(&sched_th[self].state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+			break;
+		case 'e':
+			ex_activity("the event, wake_up_thread(%s)", sched_th[n].name);
+			ex_point1(&event, EX_WRITE, NULL, NULL);
+			event = 1;
+			ex_log("event = 1");
+			wake_up_thread(&sched_th[n]);
 			break;
 		case 'p':
 			ex_activity("rt_mutex_adjust_pi(%s, %d)", sched_th[n].name, v);
@@ -305,6 +410,25 @@ const struct ex_scenario sched_scenarios[] = {
 	SCENARIO("steal", "a woken waiter's lock taken first by a higher priority", false, 0,
 		 T("H", 30, "@1 w0 L0 U0"), T("O", 1, "@0 L0 s0 U0"), T("W", 10, "@1 w0 L0 U0"),
 		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("release-boost", "O is boosted through L1 while it releases L0", false, 0,
+		 T("O", 1, "@0 L0 L1 f0 U0 U1"), T("W", 10, "@1 W0 L0 U0"),
+		 T("X", 30, "@2 W0 L1 U1"), IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("setscheduler-owner", "the owner lowered, its waiter raised, while boosted",
+		 false, 0, T("O", 5, "@0 L0 f0 U0"), T("W", 10, "@1 W0 L0 U0"),
+		 T("S", 50, "@2 W0 p0=1 p1=30"), IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("cycle", "A and B each wait for the other's lock: one -EDEADLK", true,
+		 SC_EDEADLK(1), T("A", 10, "@0 L0 f0 W1 L1 U1 U0"),
+		 T("B", 20, "@1 L1 f1 W0 L0 U0 U1"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("cycle3", "a cycle of three threads and three locks", false, SC_EDEADLK(1),
+		 T("A", 10, "@0 L0 f0 W1 W2 L1 U1 U0"), T("B", 20, "@1 L1 f1 W0 W2 L2 U2 U1"),
+		 T("C", 30, "@2 L2 f2 W0 W1 L0 U0 U2"), IDLE("idle/0"), IDLE("idle/1"),
+		 IDLE("idle/2")),
+	SCENARIO("multi-owner", "an owner of two contended locks releases them one by one",
+		 false, 0, T("A", 1, "@0 L0 L1 f0 U1 U0"), T("B", 10, "@1 W0 L0 U0"),
+		 T("C", 20, "@2 W0 L1 U1"), IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("rtlock-wait", "a wake-up for the state saved under a spinlock_t's sleep",
+		 true, 0, T("T", 10, "@0 Z Q q Y"), T("U", 20, "@1 Q q"), T("V", 5, "@2 e0"),
+		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
 	SCENARIO("setprio-woken", "rt_mutex_adjust_pi() of a thread being woken", true, 0,
 		 T("W", 5, "@0 w0"), T("S", 0, "@1 s0"), T("P", 50, "@2 p0=40"),
 		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
