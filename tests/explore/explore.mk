@@ -14,8 +14,8 @@
 # shim/explore_shim.h force-included, whose macros make the owner
 # word's atomics and WRITE_ONCE() of a thread's state scheduling
 # points. explore-doctored is the same program linked with doctored
-# copies of rtmutex.c, irq_thread.c and endpoint.c made from the real files at build
-# time (tests/explore/doctor.py): the self-test's mutants.
+# copies of irq_thread.c and endpoint.c made from the real files at build
+# time (tests/explore/doctor.py): the self-test's mutants of the shim.
 #
 # tests/explore/run-explore runs it: Part A (the rt_mutex and IPC scenarios),
 # Part B (the count models' instructions, read from each model's built
@@ -32,8 +32,7 @@ EXPLORE_SRCS := tests/explore/engine.c tests/explore/shim.c tests/explore/report
 	tests/explore/fold_insn.c tests/explore/fx_load.c tests/explore/tso.c tests/explore/litmus.c tests/explore/main.c
 EXPLORE_OBJS := $(EXPLORE_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
 EXPLORE_KOBJS := $(EXPLORE_KERNEL_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
-EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/rtmutex.c $(EXPLORE_BUILD)/doctored/irq_thread.c \
-	$(EXPLORE_BUILD)/doctored/endpoint.c
+EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/irq_thread.c $(EXPLORE_BUILD)/doctored/endpoint.c
 # irq_thread.c's lock is static there; the explorer's copy of the object
 # makes it global, so that the explorer resets it before each run.
 EXPLORE_GLOBALIZE = $(if $(filter %/irq_thread.o,$@),objcopy --globalize-symbol=irq_request_mutex $@)
@@ -98,10 +97,6 @@ $(EXPLORE_BUILD)/doctored/%.o: $(EXPLORE_BUILD)/doctored/%.c
 	$(Q)$(EXPLORE_GLOBALIZE)
 
 EXPLORE_DOCTOR = tests/explore/doctor.py tests/explore/mutants
-$(EXPLORE_BUILD)/doctored/rtmutex.c: kernel/locking/rtmutex.c $(EXPLORE_DOCTOR)
-	@mkdir -p $(@D)
-	$(Q)python3 tests/explore/doctor.py adjust-chain-wake $@
-
 $(EXPLORE_BUILD)/doctored/irq_thread.c: kernel/irq/irq_thread.c $(EXPLORE_DOCTOR)
 	@mkdir -p $(@D)
 	$(Q)python3 tests/explore/doctor.py irq-start-twice $@
@@ -135,6 +130,7 @@ $(EXPLORE_BUILD)/explore: $(EXPLORE_OBJS) $(EXPLORE_KOBJS)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
 
 $(EXPLORE_BUILD)/explore-doctored: $(EXPLORE_OBJS) $(EXPLORE_DOCTORED:.c=.o) \
+		$(EXPLORE_BUILD)/kernel/locking/rtmutex.o \
 		$(EXPLORE_BUILD)/kernel/locking/spinlock_rt.o $(EXPLORE_BUILD)/ipc/object.o
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SANITIZE) $^ -o $@
 
