@@ -1,8 +1,8 @@
 /* Part A's front end over the scheduler shim (tests/explore/shim.c):
- * the two scenarios of threads that call the real kernel/locking/
- * rtmutex.c that have not moved to the real scheduler yet (owner-exits
- * needs a thread's exit and free, irq-start-twice irq_thread.c; the
- * others run in sched_scenarios.c), each thread a script of lock,
+ * the one scenario of threads that call the real kernel/locking/
+ * rtmutex.c that has not moved to the real scheduler yet (owner-exits:
+ * a thread's exit and free; the others run in sched_scenarios.c), each
+ * thread a script of lock,
  * unlock, trylock and sched_setscheduler() calls, and the invariants
  * checked after every step of every interleaving:
  *   mutual exclusion   at most one thread inside each lock
@@ -27,7 +27,7 @@
 #include <string.h>
 
 #define NLOCKS 3
-#define NALL (NLOCKS + 2)  /* the scripts' locks, S's, and irq_thread.c's */
+#define NALL (NLOCKS + 1)  /* the scripts' locks and S's */
 
 static struct thread th[EX_MAX_THREADS];
 static struct thread *thp[EX_MAX_THREADS];
@@ -59,7 +59,6 @@ static void reset(const struct ex_scenario *sc)
 	}
 	spin_lock_init(&S, "S");
 	all_locks[NLOCKS] = &S.lock;
-	all_locks[NLOCKS + 1] = shim_irq_mutex();
 	memset(inside, 0, sizeof(inside));
 	memset(flag, 0, sizeof(flag));
 	memset(edeadlk, 0, sizeof(edeadlk));
@@ -124,8 +123,7 @@ static void set_state(int state)
  * the spinlock_t: K spin_lock(S), k spin_unlock(S), Z prepare to wait
  * (state SLEEPING), Y wait for the event (schedule() unless it came),
  * E2 the event, then wake_up_thread(thread 2); X exit, the thread's
- * memory freed (last); I irq_thread_start() of one device line
- * (irq_shim.c). A lock or trylock that fails skips its unlock. */
+ * memory freed (last). A lock or trylock that fails skips its unlock. */
 static void run_script(int self)
 {
 	const char *p = cur->threads[self].prog;
@@ -212,10 +210,6 @@ static void run_script(int self)
 			ex_activity("exits");
 			exited[self] = true;
 			shim_thread_exit(&th[self]);
-			break;
-		case 'I':
-			ex_activity("irq_thread_start(IRQ 4)");
-			shim_irq_start();
 			break;
 		case 'E':
 			ex_activity("the event, wake_up_thread(%s)", th[n].name);
@@ -323,14 +317,6 @@ static const char *check_end(void)
 			 n == 1 ? "it" : "them");
 		return why;
 	}
-	bool starts = false;
-	for (int i = 0; i < cur->nthreads; i++)
-		starts |= strchr(cur->threads[i].prog, 'I') != NULL;
-	if (starts && shim_irq_threads_made() != 1) {
-		snprintf(why, sizeof(why), "%d threads made for the line, expected 1",
-			 shim_irq_threads_made());
-		return why;
-	}
 	if (n != cur->arg || reports != cur->arg) {
 		snprintf(why, sizeof(why), "%d -EDEADLK returns and %d reports, expected %d",
 			 n, reports, cur->arg);
@@ -352,8 +338,5 @@ const struct ex_scenario rtmutex_scenarios[] = {
 	SCENARIO("owner-exits", "the owner unlocks and exits while a taker checks for a cycle",
 		 true, 0, LOCKS("L"),
 		 T("O", 1, "L0 S0 U0 X"), T("T", 10, "W0 L0 U0")),
-	SCENARIO("irq-start-twice", "two binds of one device line start its thread at once",
-		 true, 0, LOCKS("L"),
-		 T("A", 1, "I"), T("B", 2, "I")),
 };
 const int rtmutex_nscenarios = sizeof(rtmutex_scenarios) / sizeof(rtmutex_scenarios[0]);

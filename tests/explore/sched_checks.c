@@ -20,8 +20,9 @@
  *                 waiters bit alone) is next owned by that waiter or by
  *                 a thread that outranks it, never by a newcomer of
  *                 lower or equal priority
- * and at the end: every thread finished (no lost wake-up), and a cycle
- * with exactly the -EDEADLK returns and reports the scenario expects. */
+ * and at the end: every thread finished (no lost wake-up), a device
+ * line started by irq_thread_start() with one thread, and a cycle with
+ * exactly the -EDEADLK returns and reports the scenario expects. */
 #include "tests/explore/sched_checks.h"
 #include "tests/explore/sched_scenarios.h"
 #include "tests/explore/explore.h"
@@ -36,9 +37,9 @@
 static char why[256];
 /* FIFO's bookkeeping: when each thread's waiter was first seen queued
  * on each lock at its priority (0: not queued). */
-static unsigned seen_at[SCHED_NLOCKS + 1][EX_MAX_THREADS], seen_clock;
-static int seen_prio[SCHED_NLOCKS + 1][EX_MAX_THREADS];
-static struct thread *handed_to[SCHED_NLOCKS + 1];     /* the top waiter a release woke */
+static unsigned seen_at[SCHED_NALL][EX_MAX_THREADS], seen_clock;
+static int seen_prio[SCHED_NALL][EX_MAX_THREADS];
+static struct thread *handed_to[SCHED_NALL];     /* the top waiter a release woke */
 
 void sched_checks_reset(void)
 {
@@ -73,7 +74,7 @@ static int index_of(const struct thread *t)
  * operation of rtmutex.c is within one step. */
 static const char *check_fifo(void)
 {
-	for (int l = 0; l <= SCHED_NLOCKS; l++) {
+	for (int l = 0; l < SCHED_NALL; l++) {
 		struct rt_mutex *m = sched_lock(l);
 		bool queued[EX_MAX_THREADS] = { false };
 		struct rt_mutex_waiter *w, *prev = NULL;
@@ -110,7 +111,7 @@ static const char *check_fifo(void)
  * sections and the run queues' all ended). */
 static const char *check_rt_mutexes(void)
 {
-	for (int l = 0; l <= SCHED_NLOCKS; l++) {
+	for (int l = 0; l < SCHED_NALL; l++) {
 		struct rt_mutex *m = sched_lock(l);
 		bool bit = m->owner & RT_MUTEX_HAS_WAITERS, any = !list_empty(&m->waiters);
 		if (bit != any) {
@@ -124,7 +125,7 @@ static const char *check_rt_mutexes(void)
 			continue;
 		const struct thread *t = &sched_th[i];
 		int want = t->normal_prio;
-		for (int l = 0; l <= SCHED_NLOCKS; l++) {
+		for (int l = 0; l < SCHED_NALL; l++) {
 			struct rt_mutex_waiter *w;
 			if (rt_mutex_owner(sched_lock(l)) == t)
 				list_for_each_entry(w, &sched_lock(l)->waiters, node)
@@ -141,7 +142,7 @@ static const char *check_rt_mutexes(void)
 
 static const char *check_handoff(void)
 {
-	for (int l = 0; l <= SCHED_NLOCKS; l++) {
+	for (int l = 0; l < SCHED_NALL; l++) {
 		struct rt_mutex *m = sched_lock(l);
 		struct thread *o = rt_mutex_owner(m), *h = handed_to[l];
 		if (!o && (m->owner & RT_MUTEX_HAS_WAITERS) && !list_empty(&m->waiters) && !h)
@@ -226,6 +227,14 @@ const char *sched_check_end(void)
 	if (why[0]) {
 		size_t len = strlen(why);
 		snprintf(why + len, sizeof(why) - len, ": a lost wake-up");
+		return why;
+	}
+	bool starts = false;
+	for (int i = 0; i < sched_cur->nthreads; i++)
+		starts |= strchr(sched_cur->threads[i].prog, 'I') != NULL;
+	if (starts && sched_irq_threads_made() != 1) {
+		snprintf(why, sizeof(why), "%d threads made for the line, expected 1",
+			 sched_irq_threads_made());
 		return why;
 	}
 	int want = SC_EDEADLK_OF(sched_cur->arg), reports = 0;

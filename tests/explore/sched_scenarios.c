@@ -15,6 +15,7 @@
 #include "kernel/preempt.h"
 #include "kernel/locking/rtmutex.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/irq/irq_thread.h"
 #include "sched/rq.h"
 #include "sched/wait.h"
 #include "sched/preempt_mode.h"
@@ -34,9 +35,48 @@ int sched_edeadlk;
 static spinlock_t S;                    /* a PREEMPT_RT spinlock_t */
 static int event;
 
+/* irq_thread.c's lock, static there: explore.mk makes the symbol global
+ * in the explorer's copy of the object (objcopy), so that each run
+ * starts with it free. */
+extern struct rt_mutex irq_request_mutex;
+#define IRQ_LINE 4
+static struct irq_thread line;          /* one device line's */
+static struct thread line_thread;
+static int line_threads_made, line_maker;
+
+int sched_irq_threads_made(void)
+{
+	return line_threads_made;
+}
+
+/* sched/thread.c's thread_create(), for irq_thread_start(): a struct of
+ * our own, never run (the explorer raises no device interrupt, so it
+ * would only sleep on the line's queue). A second thread for the line
+ * is the violation: its first waits for the line's interrupts. */
+struct thread *thread_create(void (*fn)(void *), void *arg, const char *name, int prio,
+			     u64 allowed_cpus)
+{
+	(void)fn, (void)prio, (void)allowed_cpus;
+	if (arg == &line && line_threads_made)
+		ex_fail("%s makes a second thread for IRQ %d: %s, made by %s, already waits "
+			"for its interrupts", ex_thread_name(ex_self()), IRQ_LINE,
+			line_thread.name, ex_thread_name(line_maker));
+	line_threads_made++;
+	line_maker = ex_self();
+	snprintf(line_thread.name, sizeof(line_thread.name), "%s", name);
+	line_thread.id = 100 + (u32)line_threads_made;
+	ex_log("thread_create(%s)", name);
+	return &line_thread;
+}
+
+static void line_work(void *arg)
+{
+	(void)arg;
+}
+
 struct rt_mutex *sched_lock(int l)
 {
-	return l < SCHED_NLOCKS ? &sched_L[l] : &S.lock;
+	return l < SCHED_NLOCKS ? &sched_L[l] : l == SCHED_NLOCKS ? &S.lock : &irq_request_mutex;
 }
 static volatile int flag[4];
 const struct ex_scenario *sched_cur;
@@ -73,6 +113,11 @@ static void reset(const struct ex_scenario *sc)
 	memset(sched_inside, 0, sizeof(sched_inside));
 	memset(report_deadlocks, 0, EX_MAX_THREADS * sizeof(int));
 	sched_edeadlk = event = 0;
+	rt_mutex_init(&irq_request_mutex, "irq_request_mutex");
+	memset(&line, 0, sizeof(line));
+	memset(&line_thread, 0, sizeof(line_thread));
+	line_threads_made = 0;
+	line_maker = -1;
 	mutex_init(&M);
 	init_completion(&done);
 	sched_checks_reset();
@@ -138,7 +183,8 @@ static void reset(const struct ex_scenario *sc)
  * switched away from while it waits on an rt_mutex, Q/q
  * spin_lock/spin_unlock(S), a PREEMPT_RT spinlock_t, Z mark itself
  * SLEEPING, Y then sleep until the event (schedule() unless it came),
- * e0 the event, then wake_up_thread(thread 0). */
+ * e0 the event, then wake_up_thread(thread 0); I irq_thread_start() of
+ * one device line (IRQ 4, whose thread is made but never run). */
 
 static void set_flag(int n)
 {
@@ -320,6 +366,12 @@ static void run_script(int self)
 			ex_log("event = 1");
 			wake_up_thread(&sched_th[n]);
 			break;
+		case 'I':
+			ex_activity("irq_thread_start(IRQ %d)", IRQ_LINE);
+			ex_point1(&line.t, EX_READ, NULL, NULL); /* its test of it->t */
+			ex_log("the line's thread (it->t) is %s", line.t ? line.t->name : "none yet");
+			irq_thread_start(&line, IRQ_LINE, "notify", line_work, NULL);
+			break;
 		case 'p':
 			ex_activity("rt_mutex_adjust_pi(%s, %d)", sched_th[n].name, v);
 			rt_mutex_adjust_pi(&sched_th[n], v);
@@ -447,6 +499,8 @@ const struct ex_scenario sched_scenarios[] = {
 		 true, 0, T("O", 1, "@0 L0 f0 B1 B2 U0"), T("W", 10, "@1 W0 L0 U0"),
 		 T("Z", 5, "@2 L1 f1 W0 L0 U0 U1"), T("X", 30, "@3 B2 L1 U1"),
 		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2"), IDLE("idle/3")),
+	SCENARIO("irq-start-twice", "two binds of one device line start its thread at once",
+		 true, 0, T("A", 1, "@0 I"), T("B", 2, "@1 I"), IDLE("idle/0"), IDLE("idle/1")),
 	SCENARIO("setprio-woken", "rt_mutex_adjust_pi() of a thread being woken", true, 0,
 		 T("W", 5, "@0 w0"), T("S", 0, "@1 s0"), T("P", 50, "@2 p0=40"),
 		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
