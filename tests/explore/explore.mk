@@ -33,10 +33,11 @@ EXPLORE_SRCS := tests/explore/engine.c tests/explore/shim.c tests/explore/report
 EXPLORE_OBJS := $(EXPLORE_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
 EXPLORE_KOBJS := $(EXPLORE_KERNEL_SRCS:%.c=$(EXPLORE_BUILD)/%.o)
 EXPLORE_DOCTORED := $(EXPLORE_BUILD)/doctored/endpoint.c
-# irq_thread.c's lock is static there; the explorer's copy of the object
-# (explore-sched's) makes it global, so that the explorer resets it
-# before each run.
-EXPLORE_GLOBALIZE = $(if $(filter %/irq_thread.o,$@),objcopy --globalize-symbol=irq_request_mutex $@)
+# irq_thread.c's lock and its thread's loop are static there; the
+# explorer's copy of the object (explore-sched's) makes them global, so
+# that the explorer resets the lock before each run and runs the loop.
+EXPLORE_GLOBALIZE = $(if $(filter %/irq_thread.o,$@),objcopy --globalize-symbol=irq_request_mutex \
+	--globalize-symbol=irq_thread_fn $@)
 EXPLORE_BINS := $(EXPLORE_BUILD)/explore $(EXPLORE_BUILD)/explore-doctored \
 	$(EXPLORE_BUILD)/explore-sched
 

@@ -71,6 +71,7 @@ static struct thread *switched_from[HW_MAX_CPUS];
 static struct thread idle_threads[HW_MAX_CPUS];
 static int nidle;
 static bool slept_on_lock[EX_MAX_THREADS];
+static const volatile void *read_watched;   /* READ_ONCE() a point here */
 /* Every ticket lock met so far: a run cut short (a sleep set, a
  * violation) leaves some held, and the next run starts them free. */
 static raw_spinlock_t *locks_seen[64];
@@ -87,6 +88,7 @@ void hw_reset(int cpus)
 	memset(halting, 0, sizeof(halting));
 	memset(switched_from, 0, sizeof(switched_from));
 	memset(slept_on_lock, 0, sizeof(slept_on_lock));
+	read_watched = NULL;
 	for (int i = 0; i < nlocks_seen; i++) {
 		locks_seen[i]->serving = locks_seen[i]->next;
 		locks_seen[i]->owner_cpu = -1;
@@ -336,6 +338,16 @@ void explore_atomic_done(const volatile void *p, const char *op, u64 before)
 			ex_log("%s %s's on_cpu: %llu -> %d", op, t->name,
 			       (unsigned long long)before, t->on_cpu);
 	}
+}
+
+void hw_watch_read(const volatile void *p)
+{
+	read_watched = p;
+}
+
+bool explore_read_watched(const volatile void *p)
+{
+	return p == read_watched && ex_self() >= 0;
 }
 
 void explore_write_point(const volatile void *p)

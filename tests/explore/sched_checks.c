@@ -218,7 +218,8 @@ const char *sched_check_end(void)
 {
 	why[0] = 0;
 	for (int i = 0; i < sched_cur->nthreads; i++) {
-		if (sched_is_idle(i) || sched_is_timer(i) || sched_exited[i])
+		if (sched_is_idle(i) || sched_is_timer(i) || sched_exited[i] ||
+		    strstr(sched_cur->threads[i].prog, " i"))
 			continue;
 		size_t len = strlen(why);
 		snprintf(why + len, sizeof(why) - len, "%s%s never finishes (state %d, on_rq %d)",
@@ -227,6 +228,15 @@ const char *sched_check_end(void)
 	if (why[0]) {
 		size_t len = strlen(why);
 		snprintf(why + len, sizeof(why) - len, ": a lost wake-up");
+		return why;
+	}
+	bool loops = false;
+	for (int i = 0; i < sched_cur->nthreads; i++)
+		loops |= strstr(sched_cur->threads[i].prog, " i") != NULL;
+	if (loops && (sched_line_lost() || !sched_line_runs())) {
+		snprintf(why, sizeof(why), "a lost interrupt: the line's work ran %u times, and "
+			 "its pending word is %s with its thread asleep", sched_line_runs(),
+			 sched_line_lost() ? "set" : "clear");
 		return why;
 	}
 	bool starts = false;

@@ -27,6 +27,10 @@ bool sched_is_timer(int i);                     /* or the timer */
 
 /* thread_create() calls for the device line of I (irq_thread_start()) */
 int sched_irq_threads_made(void);
+/* The device line's pending word is set while its thread is asleep (a
+ * lost interrupt, at the end); the times its work ran. */
+bool sched_line_lost(void);
+unsigned sched_line_runs(void);
 void sched_checks_reset(void);                  /* a run starts */
 const char *sched_check_step(void);
 const char *sched_check_end(void);

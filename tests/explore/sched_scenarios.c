@@ -74,6 +74,19 @@ static void line_work(void *arg)
 	(void)arg;
 }
 
+/* irq_thread.c's thread loop, static there (made global as the lock). */
+void irq_thread_fn(void *arg);
+
+bool sched_line_lost(void)
+{
+	return READ_ONCE(line.pending) && line.t;
+}
+
+unsigned sched_line_runs(void)
+{
+	return (unsigned)line.runs;
+}
+
 struct rt_mutex *sched_lock(int l)
 {
 	return l < SCHED_NLOCKS ? &sched_L[l] : l == SCHED_NLOCKS ? &S.lock : &irq_request_mutex;
@@ -118,6 +131,8 @@ static void reset(const struct ex_scenario *sc)
 	memset(&line_thread, 0, sizeof(line_thread));
 	line_threads_made = 0;
 	line_maker = -1;
+	wait_queue_init(&line.wq);
+	line.fn = line_work;
 	mutex_init(&M);
 	init_completion(&done);
 	sched_checks_reset();
@@ -184,7 +199,9 @@ static void reset(const struct ex_scenario *sc)
  * spin_lock/spin_unlock(S), a PREEMPT_RT spinlock_t, Z mark itself
  * SLEEPING, Y then sleep until the event (schedule() unless it came),
  * e0 the event, then wake_up_thread(thread 0); I irq_thread_start() of
- * one device line (IRQ 4, whose thread is made but never run). */
+ * one device line (IRQ 4, whose thread is made but never run); i run
+ * the line's thread loop (irq_thread_fn(), for ever: the run ends with
+ * it asleep), R irq_thread_wake() of the line, as its hard handler. */
 
 static void set_flag(int n)
 {
@@ -366,6 +383,16 @@ static void run_script(int self)
 			ex_log("event = 1");
 			wake_up_thread(&sched_th[n]);
 			break;
+		case 'i':
+			ex_activity("irq_thread_fn(IRQ %d)", IRQ_LINE);
+			line.t = &sched_th[self];
+			hw_watch_read(&line.pending);
+			irq_thread_fn(&line); /* never returns */
+			break;
+		case 'R':
+			ex_activity("irq_thread_wake(IRQ %d)", IRQ_LINE);
+			irq_thread_wake(&line);
+			break;
 		case 'I':
 			ex_activity("irq_thread_start(IRQ %d)", IRQ_LINE);
 			ex_point1(&line.t, EX_READ, NULL, NULL); /* its test of it->t */
@@ -501,6 +528,8 @@ const struct ex_scenario sched_scenarios[] = {
 		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2"), IDLE("idle/3")),
 	SCENARIO("irq-start-twice", "two binds of one device line start its thread at once",
 		 true, 0, T("A", 1, "@0 I"), T("B", 2, "@1 I"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("irq-thread-wake", "irq_thread_wake() twice on CPU 1 races the line's thread",
+		 true, 0, T("T", 50, "@0 i"), T("H", 0, "@1 R R"), IDLE("idle/0"), IDLE("idle/1")),
 	SCENARIO("setprio-woken", "rt_mutex_adjust_pi() of a thread being woken", true, 0,
 		 T("W", 5, "@0 w0"), T("S", 0, "@1 s0"), T("P", 50, "@2 p0=40"),
 		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),

@@ -160,6 +160,12 @@ void explore_atomic_done(const volatile void *p, const char *op, u64 before)
 		ex_log("%s %s's owner word: %s -> %s", op, m->name, a, b);
 }
 
+bool explore_read_watched(const volatile void *p)
+{
+	(void)p;
+	return false;
+}
+
 void explore_write_point(const volatile void *p)
 {
 	shim_heap_check((const void *)p, "WRITE_ONCE()");

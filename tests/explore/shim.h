@@ -56,6 +56,7 @@ const void *ipc_object(const void *addr);
 void explore_atomic_point(const volatile void *p, int write, const char *expr);
 void explore_atomic_done(const volatile void *p, const char *op, u64 before);
 void explore_write_point(const volatile void *p);
+bool explore_read_watched(const volatile void *p);
 void explore_write_done(const volatile void *p);
 
 #endif
