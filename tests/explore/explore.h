@@ -1,10 +1,10 @@
 /* The interleaving explorer's engine: threads as coroutines, stopped at
  * scheduling points, and every interleaving of a scenario that matters
  * run from the start (tests/explore/engine.c says how). Its front ends:
- * rt_mutex and IPC scenarios that run kernel/locking/rtmutex.c and
- * ipc/endpoint.c themselves over a scheduler shim (rtmutex_scenarios.c,
- * ipc_scenarios.c), scenarios over the real scheduler on a model of the
- * hardware (sched_scenarios.c, hw.c), and the fold protocol at the
+ * the scenarios over the real scheduler on a model of the hardware
+ * (sched_scenarios.c, hw.c: sched/, rtmutex.c, spinlock_rt.c), the few
+ * rt_mutex, irq_thread and IPC scenarios still over a scheduler shim
+ * (rtmutex_scenarios.c, ipc_scenarios.c), and the fold protocol at the
  * instruction level (fold_model.c), where each CPU is a thread running
  * the built kernel's instructions. A host program: libc, no kernel headers here. */
 #ifndef FOLD_TESTS_EXPLORE_H

@@ -24,6 +24,11 @@ int hw_context(int cpu);
 /* A thread queued at the start: its first run waits to be switched to,
  * then ends the switch as thread_start() does. */
 void hw_first_switch_in(void);
+/* Engine thread i has been switched away from while waiting on an
+ * rt_mutex (pi_blocked_on set) in this run. */
+bool hw_slept_on_lock(int engine_thread);
+/* READ_ONCE() of p is a scheduling point in this run (one address). */
+void hw_watch_read(const volatile void *p);
 /* The engine's hooks (struct ex_scenario's may_run, extra, resume). */
 bool hw_may_run(int t);
 const void *hw_extra(uint8_t *kind);

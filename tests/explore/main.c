@@ -1,7 +1,7 @@
 /* The explorer's command line (tests/explore/run-explore drives it):
  *   explore rtmutex [--quick] [--only NAME] [--expect-violation NAME]
  * runs Part A's scenarios against the kernel files it was linked with
- * (rtmutex.c, irq_thread.c; ipc/endpoint.c, the ipc scenarios); one
+ * (rtmutex.c's owner-exits; ipc/endpoint.c, the ipc scenarios); one
  * line per scenario, and a summary: scenarios, interleavings, steps, time.
  * --expect-violation: the named scenario must report a violation (the
  * self-test's doctored copy), the others are not run.
@@ -11,7 +11,8 @@
  * runs the memory model's litmus tests (litmus.c, tests/explore/litmus/).
  * Compiled with EXPLORE_HW, this is explore-sched, over the real
  * scheduler (tests/explore/hw.c): `explore-sched rtmutex` runs its
- * scenarios (sched_scenarios.c) with the same options. */
+ * scenarios (sched_scenarios.c: the scheduler's, and Part A's rt_mutex
+ * and irq_thread ones) with the same options. */
 #include "tests/explore/explore.h"
 #include "tests/explore/rtmutex_scenarios.h"
 #include "tests/explore/ipc_scenarios.h"

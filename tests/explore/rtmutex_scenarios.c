@@ -1,7 +1,10 @@
-/* Part A's front end: small scenarios of threads that call the real
- * kernel/locking/rtmutex.c (and spinlock_rt.c), each thread a script of
- * lock, unlock, trylock and sched_setscheduler() calls, and the
- * invariants checked after every step of every interleaving:
+/* Part A's front end over the scheduler shim (tests/explore/shim.c):
+ * the one scenario of threads that call the real kernel/locking/
+ * rtmutex.c that has not moved to the real scheduler yet (owner-exits:
+ * a thread's exit and free; the others run in sched_scenarios.c), each
+ * thread a script of lock,
+ * unlock, trylock and sched_setscheduler() calls, and the invariants
+ * checked after every step of every interleaving:
  *   mutual exclusion   at most one thread inside each lock
  *   waiter order       each lock's waiters by prio, highest first, each
  *                      queued at its task's priority when quiescent
@@ -24,7 +27,7 @@
 #include <string.h>
 
 #define NLOCKS 3
-#define NALL (NLOCKS + 2)  /* the scripts' locks, S's, and irq_thread.c's */
+#define NALL (NLOCKS + 1)  /* the scripts' locks and S's */
 
 static struct thread th[EX_MAX_THREADS];
 static struct thread *thp[EX_MAX_THREADS];
@@ -56,7 +59,6 @@ static void reset(const struct ex_scenario *sc)
 	}
 	spin_lock_init(&S, "S");
 	all_locks[NLOCKS] = &S.lock;
-	all_locks[NLOCKS + 1] = shim_irq_mutex();
 	memset(inside, 0, sizeof(inside));
 	memset(flag, 0, sizeof(flag));
 	memset(edeadlk, 0, sizeof(edeadlk));
@@ -121,8 +123,7 @@ static void set_state(int state)
  * the spinlock_t: K spin_lock(S), k spin_unlock(S), Z prepare to wait
  * (state SLEEPING), Y wait for the event (schedule() unless it came),
  * E2 the event, then wake_up_thread(thread 2); X exit, the thread's
- * memory freed (last); I irq_thread_start() of one device line
- * (irq_shim.c). A lock or trylock that fails skips its unlock. */
+ * memory freed (last). A lock or trylock that fails skips its unlock. */
 static void run_script(int self)
 {
 	const char *p = cur->threads[self].prog;
@@ -209,10 +210,6 @@ static void run_script(int self)
 			ex_activity("exits");
 			exited[self] = true;
 			shim_thread_exit(&th[self]);
-			break;
-		case 'I':
-			ex_activity("irq_thread_start(IRQ 4)");
-			shim_irq_start();
 			break;
 		case 'E':
 			ex_activity("the event, wake_up_thread(%s)", th[n].name);
@@ -320,14 +317,6 @@ static const char *check_end(void)
 			 n == 1 ? "it" : "them");
 		return why;
 	}
-	bool starts = false;
-	for (int i = 0; i < cur->nthreads; i++)
-		starts |= strchr(cur->threads[i].prog, 'I') != NULL;
-	if (starts && shim_irq_threads_made() != 1) {
-		snprintf(why, sizeof(why), "%d threads made for the line, expected 1",
-			 shim_irq_threads_made());
-		return why;
-	}
 	if (n != cur->arg || reports != cur->arg) {
 		snprintf(why, sizeof(why), "%d -EDEADLK returns and %d reports, expected %d",
 			 n, reports, cur->arg);
@@ -346,52 +335,8 @@ static const char *check_end(void)
 #define LOCKS(...) { __VA_ARGS__ }
 
 const struct ex_scenario rtmutex_scenarios[] = {
-	SCENARIO("two", "two threads contend for one lock", true, 0, LOCKS("L"),
-		 T("A", 10, "L0 U0"), T("B", 20, "L0 U0")),
-	SCENARIO("three", "three priorities contend for one lock", false, 0, LOCKS("L"),
-		 T("A", 10, "L0 U0"), T("B", 20, "L0 U0"), T("C", 30, "L0 U0")),
-	SCENARIO("release-boost", "O is boosted through L0 while it releases L", false, 0,
-		 LOCKS("L", "L0"),
-		 T("O", 1, "L0 L1 S0 U0 U1"), T("W", 10, "W0 L0 U0"), T("X", 30, "W0 L1 U1")),
-	SCENARIO("chain3", "a chain of three owners boosted by one waiter", false, 0,
-		 LOCKS("L0", "L1", "L2"),
-		 T("D", 1, "L2 S0 B2 U2"), T("C", 2, "W0 L1 S1 L2 U2 U1"),
-		 T("B", 3, "W1 L0 S2 L1 U1 U0"), T("A", 30, "B2 L0 U0")),
-	SCENARIO("setscheduler-walk", "sched_setscheduler() of a waiter during a chain walk",
-		 false, 0, LOCKS("L0", "L1"),
-		 T("C", 1, "L1 S0 U1"), T("B", 2, "W0 L0 L1 U1 U0"), T("A", 10, "W0 L0 U0"),
-		 T("S", 50, "P2=40")),
-	SCENARIO("setscheduler-owner", "the owner lowered, its waiter raised, while boosted",
-		 true, 0, LOCKS("L"),
-		 T("O", 5, "L0 S0 U0"), T("W", 10, "W0 L0 U0"), T("S", 50, "W0 P0=1 P1=30")),
-	SCENARIO("cycle", "A and B each wait for the other's lock: one -EDEADLK", true, 1,
-		 LOCKS("L0", "L1"),
-		 T("A", 10, "L0 S0 W1 L1 U1 U0"), T("B", 20, "L1 S1 W0 L0 U0 U1")),
-	SCENARIO("cycle3", "a cycle of three threads and three locks", false, 1,
-		 LOCKS("L0", "L1", "L2"),
-		 T("A", 10, "L0 S0 W1 W2 L1 U1 U0"), T("B", 20, "L1 S1 W0 W2 L2 U2 U1"),
-		 T("C", 30, "L2 S2 W0 W1 L0 U0 U2")),
-	SCENARIO("steal", "a woken waiter's lock taken first by a higher priority", true, 0,
-		 LOCKS("L"),
-		 T("O", 1, "L0 S0 U0"), T("W", 10, "W0 L0 U0"), T("H", 30, "W0 L0 U0")),
-	SCENARIO("trylock", "trylock's fast path against sleeping takers", false, 0,
-		 LOCKS("L"),
-		 T("A", 10, "T0 U0"), T("B", 20, "L0 U0"), T("C", 5, "L0 U0")),
-	SCENARIO("multi-owner", "an owner of two contended locks releases them one by one",
-		 false, 0, LOCKS("L0", "L1"),
-		 T("A", 1, "L0 L1 S0 U1 U0"), T("B", 10, "W0 L0 U0"), T("C", 20, "W0 L1 U1")),
-	SCENARIO("rtlock-wait", "a wake-up for the state saved under a spinlock_t's sleep",
-		 true, 0, LOCKS("L"),
-		 T("T", 10, "Z K k Y"), T("U", 20, "K k"), T("V", 5, "E0")),
 	SCENARIO("owner-exits", "the owner unlocks and exits while a taker checks for a cycle",
 		 true, 0, LOCKS("L"),
 		 T("O", 1, "L0 S0 U0 X"), T("T", 10, "W0 L0 U0")),
-	SCENARIO("adjust-chain-wake", "O releases L while X boosts Z, L's waiter behind W",
-		 true, 0, LOCKS("L", "L0"),
-		 T("O", 1, "L0 S0 B1 B2 U0"), T("W", 10, "W0 L0 U0"),
-		 T("Z", 5, "L1 S1 W0 L0 U0 U1"), T("X", 30, "B2 L1 U1")),
-	SCENARIO("irq-start-twice", "two binds of one device line start its thread at once",
-		 true, 0, LOCKS("L"),
-		 T("A", 1, "I"), T("B", 2, "I")),
 };
 const int rtmutex_nscenarios = sizeof(rtmutex_scenarios) / sizeof(rtmutex_scenarios[0]);

@@ -12,13 +12,19 @@
  *   PI            each thread runs at the higher of its own priority and
  *                 its top waiter's on every lock it owns
  * and after every step:
+ *   mutual exclusion  nobody enters an rt_mutex's (or S's) section
+ *                 while another is inside (sched_scenarios.c's enter())
+ *   waiter order  each lock's waiters by priority, highest first
  *   FIFO          waiters of one priority in the order they queued
  *   handoff       a lock released to its top waiter (owner word: the
  *                 waiters bit alone) is next owned by that waiter or by
  *                 a thread that outranks it, never by a newcomer of
  *                 lower or equal priority
- * and at the end: every thread finished (no lost wake-up). */
+ * and at the end: every thread finished (no lost wake-up), a device
+ * line started by irq_thread_start() with one thread, and a cycle with
+ * exactly the -EDEADLK returns and reports the scenario expects. */
 #include "tests/explore/sched_checks.h"
+#include "tests/explore/sched_scenarios.h"
 #include "tests/explore/explore.h"
 #include "tests/explore/hw_sched.h"
 #include "kernel/preempt.h"
@@ -31,15 +37,15 @@
 static char why[256];
 /* FIFO's bookkeeping: when each thread's waiter was first seen queued
  * on each lock at its priority (0: not queued). */
-static unsigned seen_at[2][EX_MAX_THREADS], seen_clock;
-static int seen_prio[2][EX_MAX_THREADS];
-static struct thread *handed_to[2];     /* the top waiter a release woke */
+static unsigned seen_at[SCHED_NALL][EX_MAX_THREADS], seen_clock;
+static int seen_prio[SCHED_NALL][EX_MAX_THREADS];
+static struct thread *handed_to[SCHED_NALL];     /* the top waiter a release woke */
 
 void sched_checks_reset(void)
 {
 	memset(seen_at, 0, sizeof(seen_at));
 	seen_clock = 0;
-	handed_to[0] = handed_to[1] = NULL;
+	memset(handed_to, 0, sizeof(handed_to));
 }
 
 static bool rq_locked(int c)
@@ -64,12 +70,12 @@ static int index_of(const struct thread *t)
 	return (int)(t - sched_th);
 }
 
-/* FIFO among equals, after every step: each list operation of
- * rtmutex.c is within one step. */
+/* The waiter order and FIFO among equals, after every step: each list
+ * operation of rtmutex.c is within one step. */
 static const char *check_fifo(void)
 {
-	for (int l = 0; l < 2; l++) {
-		struct rt_mutex *m = &sched_L[l];
+	for (int l = 0; l < SCHED_NALL; l++) {
+		struct rt_mutex *m = sched_lock(l);
 		bool queued[EX_MAX_THREADS] = { false };
 		struct rt_mutex_waiter *w, *prev = NULL;
 		list_for_each_entry(w, &m->waiters, node) {
@@ -78,6 +84,12 @@ static const char *check_fifo(void)
 			if (!seen_at[l][i] || seen_prio[l][i] != w->prio) {
 				seen_at[l][i] = ++seen_clock;
 				seen_prio[l][i] = w->prio;
+			}
+			if (prev && prev->prio < w->prio) {
+				snprintf(why, sizeof(why), "waiter order: %s waits on %s at prio %d "
+					 "behind %s of prio %d", w->task->name, m->name, w->prio,
+					 prev->task->name, prev->prio);
+				return why;
 			}
 			if (prev && prev->prio == w->prio &&
 			    seen_at[l][index_of(prev->task)] > seen_at[l][i]) {
@@ -99,8 +111,8 @@ static const char *check_fifo(void)
  * sections and the run queues' all ended). */
 static const char *check_rt_mutexes(void)
 {
-	for (int l = 0; l < 2; l++) {
-		struct rt_mutex *m = &sched_L[l];
+	for (int l = 0; l < SCHED_NALL; l++) {
+		struct rt_mutex *m = sched_lock(l);
 		bool bit = m->owner & RT_MUTEX_HAS_WAITERS, any = !list_empty(&m->waiters);
 		if (bit != any) {
 			snprintf(why, sizeof(why), "waiters bit: %s's owner word %s the bit with %s",
@@ -113,10 +125,10 @@ static const char *check_rt_mutexes(void)
 			continue;
 		const struct thread *t = &sched_th[i];
 		int want = t->normal_prio;
-		for (int l = 0; l < 2; l++) {
+		for (int l = 0; l < SCHED_NALL; l++) {
 			struct rt_mutex_waiter *w;
-			if (rt_mutex_owner(&sched_L[l]) == t)
-				list_for_each_entry(w, &sched_L[l].waiters, node)
+			if (rt_mutex_owner(sched_lock(l)) == t)
+				list_for_each_entry(w, &sched_lock(l)->waiters, node)
 					want = w->task->prio > want ? w->task->prio : want;
 		}
 		if (t->prio != want) {
@@ -130,8 +142,8 @@ static const char *check_rt_mutexes(void)
 
 static const char *check_handoff(void)
 {
-	for (int l = 0; l < 2; l++) {
-		struct rt_mutex *m = &sched_L[l];
+	for (int l = 0; l < SCHED_NALL; l++) {
+		struct rt_mutex *m = sched_lock(l);
 		struct thread *o = rt_mutex_owner(m), *h = handed_to[l];
 		if (!o && (m->owner & RT_MUTEX_HAS_WAITERS) && !list_empty(&m->waiters) && !h)
 			handed_to[l] = list_first_entry(&m->waiters, struct rt_mutex_waiter,
@@ -209,9 +221,20 @@ const char *sched_check_step(void)
 
 const char *sched_check_end(void)
 {
+	/* First: a cycle not detected leaves its threads asleep for ever,
+	 * which the next rule would call a lost wake-up. */
+	int want = SC_EDEADLK_OF(sched_cur->arg), reports = 0;
+	for (int i = 0; i < sched_cur->nthreads; i++)
+		reports += report_deadlocks[i];
+	if (sched_edeadlk != want || reports != want) {
+		snprintf(why, sizeof(why), "%d -EDEADLK returns and %d reports, expected %d",
+			 sched_edeadlk, reports, want);
+		return why;
+	}
 	why[0] = 0;
 	for (int i = 0; i < sched_cur->nthreads; i++) {
-		if (sched_is_idle(i) || sched_is_timer(i) || sched_exited[i])
+		if (sched_is_idle(i) || sched_is_timer(i) || sched_exited[i] ||
+		    strstr(sched_cur->threads[i].prog, " i"))
 			continue;
 		size_t len = strlen(why);
 		snprintf(why + len, sizeof(why) - len, "%s%s never finishes (state %d, on_rq %d)",
@@ -220,6 +243,23 @@ const char *sched_check_end(void)
 	if (why[0]) {
 		size_t len = strlen(why);
 		snprintf(why + len, sizeof(why) - len, ": a lost wake-up");
+		return why;
+	}
+	bool loops = false;
+	for (int i = 0; i < sched_cur->nthreads; i++)
+		loops |= strstr(sched_cur->threads[i].prog, " i") != NULL;
+	if (loops && (sched_line_lost() || !sched_line_runs())) {
+		snprintf(why, sizeof(why), "a lost interrupt: the line's work ran %u times, and "
+			 "its pending word is %s with its thread asleep", sched_line_runs(),
+			 sched_line_lost() ? "set" : "clear");
+		return why;
+	}
+	bool starts = false;
+	for (int i = 0; i < sched_cur->nthreads; i++)
+		starts |= strchr(sched_cur->threads[i].prog, 'I') != NULL;
+	if (starts && sched_irq_threads_made() != 1) {
+		snprintf(why, sizeof(why), "%d threads made for the line, expected 1",
+			 sched_irq_threads_made());
 		return why;
 	}
 	return NULL;

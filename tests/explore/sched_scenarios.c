@@ -2,13 +2,20 @@
  * CPUs): kernel threads, each a script, placed on CPUs (the first on a
  * CPU runs there, the others wait on its run queue), an idle thread per
  * CPU running the real cpu_idle(), and a timer that sends ticks. The
- * rules they keep: tests/explore/sched_checks.c. */
+ * rules they keep: tests/explore/sched_checks.c. Part A's rt_mutex
+ * scenarios that fit here (release-boost, setscheduler-owner, cycle,
+ * cycle3, multi-owner, rtlock-wait, two, steal) give each thread a CPU
+ * of its own, as the shim's scheduler did: a thread that blocks
+ * switches to its CPU's idle thread, and its wake-up comes back there
+ * by the RESCHEDULE IPI. */
 #include "tests/explore/sched_scenarios.h"
 #include "tests/explore/sched_checks.h"
 #include "tests/explore/explore.h"
 #include "tests/explore/hw_sched.h"
 #include "kernel/preempt.h"
 #include "kernel/locking/rtmutex.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/irq/irq_thread.h"
 #include "sched/rq.h"
 #include "sched/wait.h"
 #include "sched/preempt_mode.h"
@@ -22,9 +29,69 @@ bool sched_exited[EX_MAX_THREADS];
 static struct wait_queue wq;
 static struct mutex M;
 static struct completion done;
-struct rt_mutex sched_L[2];
+struct rt_mutex sched_L[SCHED_NLOCKS];
+int sched_inside[SCHED_NLOCKS + 1];
+int sched_edeadlk;
+static spinlock_t S;                    /* a PREEMPT_RT spinlock_t */
+static int event;
+
+/* irq_thread.c's lock, static there: explore.mk makes the symbol global
+ * in the explorer's copy of the object (objcopy), so that each run
+ * starts with it free. */
+extern struct rt_mutex irq_request_mutex;
+#define IRQ_LINE 4
+static struct irq_thread line;          /* one device line's */
+static struct thread line_thread;
+static int line_threads_made, line_maker;
+
+int sched_irq_threads_made(void)
+{
+	return line_threads_made;
+}
+
+/* sched/thread.c's thread_create(), for irq_thread_start(): a struct of
+ * our own, never run (the explorer raises no device interrupt, so it
+ * would only sleep on the line's queue). A second thread for the line
+ * is the violation: its first waits for the line's interrupts. */
+struct thread *thread_create(void (*fn)(void *), void *arg, const char *name, int prio,
+			     u64 allowed_cpus)
+{
+	(void)fn, (void)prio, (void)allowed_cpus;
+	if (arg == &line && line_threads_made)
+		ex_fail("%s makes a second thread for IRQ %d: %s, made by %s, already waits "
+			"for its interrupts", ex_thread_name(ex_self()), IRQ_LINE,
+			line_thread.name, ex_thread_name(line_maker));
+	line_threads_made++;
+	line_maker = ex_self();
+	snprintf(line_thread.name, sizeof(line_thread.name), "%s", name);
+	line_thread.id = 100 + (u32)line_threads_made;
+	ex_log("thread_create(%s)", name);
+	return &line_thread;
+}
+
+static void line_work(void *arg)
+{
+	(void)arg;
+}
+
+/* irq_thread.c's thread loop, static there (made global as the lock). */
+void irq_thread_fn(void *arg);
+
+bool sched_line_lost(void)
+{
+	return READ_ONCE(line.pending) && line.t;
+}
+
+unsigned sched_line_runs(void)
+{
+	return (unsigned)line.runs;
+}
+
+struct rt_mutex *sched_lock(int l)
+{
+	return l < SCHED_NLOCKS ? &sched_L[l] : l == SCHED_NLOCKS ? &S.lock : &irq_request_mutex;
+}
 static volatile int flag[4];
-static int inside[2];            /* who is inside each of sched_L: thread + 1 */
 const struct ex_scenario *sched_cur;
 
 /* A thread's placement and kind: its script's first word. "@1" CPU 1
@@ -52,13 +119,24 @@ static void reset(const struct ex_scenario *sc)
 		sched_prepare_cpu((u32)c);
 	sched_running = true;
 	wait_queue_init(&wq);
-	rt_mutex_init(&sched_L[0], "L0");
-	rt_mutex_init(&sched_L[1], "L1");
+	static const char *const names[SCHED_NLOCKS] = { "L0", "L1", "L2" };
+	for (int l = 0; l < SCHED_NLOCKS; l++)
+		rt_mutex_init(&sched_L[l], names[l]);
+	spin_lock_init(&S, "S");
+	memset(sched_inside, 0, sizeof(sched_inside));
+	memset(report_deadlocks, 0, EX_MAX_THREADS * sizeof(int));
+	sched_edeadlk = event = 0;
+	rt_mutex_init(&irq_request_mutex, "irq_request_mutex");
+	memset(&line, 0, sizeof(line));
+	memset(&line_thread, 0, sizeof(line_thread));
+	line_threads_made = 0;
+	line_maker = -1;
+	wait_queue_init(&line.wq);
+	line.fn = line_work;
 	mutex_init(&M);
 	init_completion(&done);
 	sched_checks_reset();
 	memset((void *)flag, 0, sizeof(flag));
-	memset(inside, 0, sizeof(inside));
 	memset(sched_exited, 0, sizeof(sched_exited));
 	int idle = 0;
 	for (int i = 0; i < sc->nthreads; i++) {
@@ -114,7 +192,16 @@ static void reset(const struct ex_scenario *sc)
  * preempt_enable(); f2 set flag 2 only; h1 block, handing the CPU to
  * thread 1 (sched_handoff(), else wake it), until flag 2 (then k0 from
  * another thread ends the wait); M/m mutex_lock/unlock (sched/wait.c);
- * c complete(), C wait_for_completion(). */
+ * c complete(), C wait_for_completion(); and Part A's: T0
+ * rt_mutex_trylock(L0) (a failed lock or trylock skips its unlock), W1
+ * spin until flag 1 (f sets it), B2 spin until thread 2 has been
+ * switched away from while it waits on an rt_mutex, Q/q
+ * spin_lock/spin_unlock(S), a PREEMPT_RT spinlock_t, Z mark itself
+ * SLEEPING, Y then sleep until the event (schedule() unless it came),
+ * e0 the event, then wake_up_thread(thread 0); I irq_thread_start() of
+ * one device line (IRQ 4, whose thread is made but never run); i run
+ * the line's thread loop (irq_thread_fn(), for ever: the run ends with
+ * it asleep), R irq_thread_wake() of the line, as its hard handler. */
 
 static void set_flag(int n)
 {
@@ -123,24 +210,33 @@ static void set_flag(int n)
 	ex_log("flag %d = 1", n);
 }
 
-/* Mutual exclusion: a step of its own as a thread enters or leaves a
- * lock's section, so that another thread entering in between is seen. */
-static void section(int self, int l, bool enter)
-{
-	ex_point1(&inside[l], EX_WRITE, NULL, NULL);
-	if (enter && inside[l]) {
-		ex_fail("mutual exclusion: %s enters %s while %s is inside", sched_th[self].name,
-			sched_L[l].name, sched_th[inside[l] - 1].name);
-		ex_thread_abort();
-	}
-	inside[l] = enter ? self + 1 : 0;
-}
-
 /* wait_event()'s condition: a point, the read another CPU races. */
 static bool flag_set(int n)
 {
 	ex_point1((const void *)&flag[n], EX_READ, NULL, NULL);
 	return flag[n] != 0;
+}
+
+static bool is_set(const void *arg)
+{
+	return *(const volatile int *)arg != 0;
+}
+
+static bool slept_on_lock(const void *arg)
+{
+	return hw_slept_on_lock((int)(intptr_t)arg);
+}
+
+/* Inside lock l's section, from the step its lock returned in: mutual
+ * exclusion, checked there (the section's end is its unlock's start). */
+static void enter(int self, int l)
+{
+	for (int i = 0; i <= SCHED_NLOCKS; i++)
+		if (i == l && sched_inside[i])
+			ex_fail("mutual exclusion: %s enters %s while %s is inside",
+				sched_th[self].name, i < SCHED_NLOCKS ? sched_L[i].name : "S",
+				sched_th[sched_inside[i] - 1].name);
+	sched_inside[l] = self + 1;
 }
 
 static void run_script(int self)
@@ -158,6 +254,7 @@ static void run_script(int self)
 		p += 5;
 	else if (queued_at_start[self])
 		hw_first_switch_in();
+	bool skip[SCHED_NLOCKS] = { false };
 	while (*p) {
 		while (*p == ' ')
 			p++;
@@ -224,13 +321,83 @@ static void run_script(int self)
 			break;
 		case 'L':
 			ex_activity("rt_mutex_lock(%s)", sched_L[n].name);
-			rt_mutex_lock(&sched_L[n]);
-			section(self, n, true);
+			if (rt_mutex_lock(&sched_L[n]) == 0) {
+				enter(self, n);
+			} else {
+				sched_edeadlk++;
+				skip[n] = true;
+				ex_log("rt_mutex_lock(%s) returns -EDEADLK", sched_L[n].name);
+			}
+			break;
+		case 'T':
+			ex_activity("rt_mutex_trylock(%s)", sched_L[n].name);
+			if (rt_mutex_trylock(&sched_L[n]))
+				enter(self, n);
+			else
+				skip[n] = true;
 			break;
 		case 'U':
+			if (skip[n]) {
+				skip[n] = false;
+				break;
+			}
 			ex_activity("rt_mutex_unlock(%s)", sched_L[n].name);
-			section(self, n, false);
+			sched_inside[n] = 0;
 			rt_mutex_unlock(&sched_L[n]);
+			break;
+		case 'W':
+			ex_activity("spin until flag %d", n);
+			ex_point1((const void *)&flag[n], EX_READ, is_set, (const void *)&flag[n]);
+			ex_log("sees flag %d", n);
+			break;
+		case 'B':
+			ex_activity("wait until %s sleeps on a lock", sched_th[n].name);
+			ex_point1(&sched_th[n].ksp, EX_READ, slept_on_lock, (const void *)(intptr_t)n);
+			ex_log("sees that %s went to sleep on a lock", sched_th[n].name);
+			break;
+		case 'Q':
+			ex_activity("spin_lock(S)");
+			spin_lock(&S);
+			enter(self, SCHED_NLOCKS);
+			break;
+		case 'q':
+			ex_activity("spin_unlock(S)");
+			sched_inside[SCHED_NLOCKS] = 0;
+			spin_unlock(&S);
+			break;
+		case 'Z':
+			ex_activity("prepare to wait");
+			__atomic_store_n(&sched_th[self].state, THREAD_SLEEPING, __ATOMIC_SEQ_CST);
+			break;
+		case 'Y':
+			ex_activity("wait for the event");
+			ex_point1(&event, EX_READ, NULL, NULL);
+			if (!event)
+				schedule();
+			__atomic_store_n(&sched_th[self].state, THREAD_RUNNING, __ATOMIC_SEQ_CST);
+			break;
+		case 'e':
+			ex_activity("the event, wake_up_thread(%s)", sched_th[n].name);
+			ex_point1(&event, EX_WRITE, NULL, NULL);
+			event = 1;
+			ex_log("event = 1");
+			wake_up_thread(&sched_th[n]);
+			break;
+		case 'i':
+			ex_activity("irq_thread_fn(IRQ %d)", IRQ_LINE);
+			line.t = &sched_th[self];
+			hw_watch_read(&line.pending);
+			irq_thread_fn(&line); /* never returns */
+			break;
+		case 'R':
+			ex_activity("irq_thread_wake(IRQ %d)", IRQ_LINE);
+			irq_thread_wake(&line);
+			break;
+		case 'I':
+			ex_activity("irq_thread_start(IRQ %d)", IRQ_LINE);
+			ex_point1(&line.t, EX_READ, NULL, NULL); /* its test of it->t */
+			ex_log("the line's thread (it->t) is %s", line.t ? line.t->name : "none yet");
+			irq_thread_start(&line, IRQ_LINE, "notify", line_work, NULL);
 			break;
 		case 'p':
 			ex_activity("rt_mutex_adjust_pi(%s, %d)", sched_th[n].name, v);
@@ -322,6 +489,47 @@ const struct ex_scenario sched_scenarios[] = {
 	SCENARIO("steal", "a woken waiter's lock taken first by a higher priority", false, 0,
 		 T("H", 30, "@1 w0 L0 U0"), T("O", 1, "@0 L0 s0 U0"), T("W", 10, "@1 w0 L0 U0"),
 		 IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("release-boost", "O is boosted through L1 while it releases L0", false, 0,
+		 T("O", 1, "@0 L0 L1 f0 U0 U1"), T("W", 10, "@1 W0 L0 U0"),
+		 T("X", 30, "@2 W0 L1 U1"), IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("setscheduler-owner", "the owner lowered, its waiter raised, while boosted",
+		 true, 0, T("O", 5, "@0 L0 f0 U0"), T("W", 10, "@1 W0 L0 U0"),
+		 T("S", 50, "@2 W0 p0=1 p1=30"), IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("cycle", "A and B each wait for the other's lock: one -EDEADLK", true,
+		 SC_EDEADLK(1), T("A", 10, "@0 L0 f0 W1 L1 U1 U0"),
+		 T("B", 20, "@1 L1 f1 W0 L0 U0 U1"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("cycle3", "a cycle of three threads and three locks", false, SC_EDEADLK(1),
+		 T("A", 10, "@0 L0 f0 W1 W2 L1 U1 U0"), T("B", 20, "@1 L1 f1 W0 W2 L2 U2 U1"),
+		 T("C", 30, "@2 L2 f2 W0 W1 L0 U0 U2"), IDLE("idle/0"), IDLE("idle/1"),
+		 IDLE("idle/2")),
+	SCENARIO("multi-owner", "an owner of two contended locks releases them one by one",
+		 false, 0, T("A", 1, "@0 L0 L1 f0 U1 U0"), T("B", 10, "@1 W0 L0 U0"),
+		 T("C", 20, "@2 W0 L1 U1"), IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("rtlock-wait", "a wake-up for the state saved under a spinlock_t's sleep",
+		 true, 0, T("T", 10, "@0 Z Q q Y"), T("U", 20, "@1 Q q"), T("V", 5, "@2 e0"),
+		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("three", "three priorities contend for one lock", false, 0,
+		 T("A", 10, "@0 L0 U0"), T("B", 20, "@1 L0 U0"), T("C", 30, "@2 L0 U0"),
+		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("chain3", "a chain of three owners boosted by one waiter", false, 0,
+		 T("D", 1, "@0 L2 f0 B2 U2"), T("C", 2, "@1 W0 L1 f1 L2 U2 U1"),
+		 T("B", 3, "@2 W1 L0 f2 L1 U1 U0"), T("A", 30, "@3 B2 L0 U0"),
+		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2"), IDLE("idle/3")),
+	SCENARIO("setscheduler-walk", "sched_setscheduler() of a waiter during a chain walk",
+		 false, 0, T("C", 1, "@0 L1 f0 U1"), T("B", 2, "@1 W0 L0 L1 U1 U0"),
+		 T("A", 10, "@2 W0 L0 U0"), T("S", 50, "@3 p2=40"),
+		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2"), IDLE("idle/3")),
+	SCENARIO("trylock", "trylock's fast path against sleeping takers", false, 0,
+		 T("A", 10, "@0 T0 U0"), T("B", 20, "@1 L0 U0"), T("C", 5, "@2 L0 U0"),
+		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),
+	SCENARIO("adjust-chain-wake", "O releases L0 while X boosts Z, L0's waiter behind W",
+		 true, 0, T("O", 1, "@0 L0 f0 B1 B2 U0"), T("W", 10, "@1 W0 L0 U0"),
+		 T("Z", 5, "@2 L1 f1 W0 L0 U0 U1"), T("X", 30, "@3 B2 L1 U1"),
+		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2"), IDLE("idle/3")),
+	SCENARIO("irq-start-twice", "two binds of one device line start its thread at once",
+		 true, 0, T("A", 1, "@0 I"), T("B", 2, "@1 I"), IDLE("idle/0"), IDLE("idle/1")),
+	SCENARIO("irq-thread-wake", "irq_thread_wake() twice on CPU 1 races the line's thread",
+		 true, 0, T("T", 50, "@0 i"), T("H", 0, "@1 R R"), IDLE("idle/0"), IDLE("idle/1")),
 	SCENARIO("setprio-woken", "rt_mutex_adjust_pi() of a thread being woken", true, 0,
 		 T("W", 5, "@0 w0"), T("S", 0, "@1 s0"), T("P", 50, "@2 p0=40"),
 		 IDLE("idle/0"), IDLE("idle/1"), IDLE("idle/2")),

@@ -44,7 +44,6 @@ void shim_reset(struct thread **t, int n, struct rt_mutex **l, int nl)
 	memset(report_deadlocks, 0, EX_MAX_THREADS * sizeof(int));
 	memset(slept, 0, sizeof(slept));
 	watch_exits = false;
-	shim_irq_reset();
 }
 
 void shim_watch_exits(void)
@@ -161,10 +160,16 @@ void explore_atomic_done(const volatile void *p, const char *op, u64 before)
 		ex_log("%s %s's owner word: %s -> %s", op, m->name, a, b);
 }
 
+bool explore_read_watched(const volatile void *p)
+{
+	(void)p;
+	return false;
+}
+
 void explore_write_point(const volatile void *p)
 {
 	shim_heap_check((const void *)p, "WRITE_ONCE()");
-	if (thread_of_state(p) || shim_irq_watched(p))
+	if (thread_of_state(p))
 		ex_point1((const void *)p, EX_WRITE, NULL, NULL);
 }
 
@@ -173,8 +178,6 @@ void explore_write_done(const volatile void *p)
 	struct thread *t = thread_of_state(p);
 	if (t)
 		ex_log("%s's state = %s", t->name, shim_state_str(t->state));
-	else if (shim_irq_watched(p))
-		ex_log("the line's thread is set");
 }
 
 /* ---- the raw spinlock ---- */

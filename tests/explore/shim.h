@@ -35,17 +35,6 @@ int shim_deadlock_reports(int i);
 const char *shim_owner_str(u64 v, char *buf, size_t size);
 const char *shim_state_str(int state);
 
-/* tests/explore/irq_shim.c: one device line for irq_thread_start().
- * shim_irq_start() calls it for the line (from a thread: a point first,
- * the read of the line's thread); the others start a run, count the
- * threads made, give irq_thread.c's rt_mutex, and say whether an
- * address is the line's thread. */
-void shim_irq_reset(void);
-struct rt_mutex *shim_irq_mutex(void);
-int shim_irq_start(void);
-int shim_irq_threads_made(void);
-bool shim_irq_watched(const volatile void *p);
-
 /* tests/explore/ipc_shim.c: the heap under ipc/endpoint.c and object.c.
  * A freed block is poisoned and kept for the rest of the run. Reset it
  * before a run; name a block for the reports ("S's thread"); the start
@@ -62,11 +51,12 @@ void shim_heap_check(const void *p, const char *what);
 const void *ipc_object(const void *addr);
 
 /* shim/explore_shim.h's points: p is an rt_mutex's owner word (atomics)
- * or a thread's state or the line's thread (WRITE_ONCE); any other address
+ * or a thread's state (WRITE_ONCE); any other address
  * is no point. expr: the address as the kernel's source spells it. */
 void explore_atomic_point(const volatile void *p, int write, const char *expr);
 void explore_atomic_done(const volatile void *p, const char *op, u64 before);
 void explore_write_point(const volatile void *p);
+bool explore_read_watched(const volatile void *p);
 void explore_write_done(const volatile void *p);
 
 #endif

@@ -39,6 +39,17 @@
 		explore_atomic_done((p), "store", __before);                  \
 	})
 
+/* READ_ONCE() is a point only where the front end watches its address
+ * (explore_read_watched(): a condition a scenario races, such as an
+ * IRQ line's pending word); elsewhere it is the plain read it is. */
+#undef READ_ONCE
+#define READ_ONCE(x)                                                          \
+	({                                                                    \
+		if (explore_read_watched(&(x)))                                   \
+			explore_atomic_point(&(x), 0, #x);                        \
+		*(const volatile __typeof__(x) *)&(x);                        \
+	})
+
 #undef WRITE_ONCE
 #define WRITE_ONCE(x, v)                                                      \
 	({                                                                    \

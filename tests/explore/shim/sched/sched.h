@@ -19,9 +19,6 @@ void rt_mutex_setprio(struct thread *t, int prio);
  * sleep its debug delay would take (never: the delay is 0). */
 bool sched_handoff(struct thread *next);
 void sleep_until(u64 deadline_ns);
-/* tests/explore/irq_shim.c: a thread for the device line, never run. */
-struct thread *thread_create(void (*fn)(void *), void *arg, const char *name,
-			     int prio, u64 allowed_cpus);
 void thread_for_each(void (*fn)(struct thread *t, void *arg), void *arg);
 #define might_sleep() __might_sleep(__FILE__, __LINE__)
 void __might_sleep(const char *file, int line);
