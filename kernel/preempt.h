@@ -100,9 +100,10 @@ static __always_inline bool tif_need_resched_lazy(void)
 
 /* The owner serves both requests at a switch (Linux's
  * clear_tsk_need_resched()): atomically, since any CPU may set a flag
- * of the same word at the same time (resched_curr()'s lock cmpxchg). t
- * is a struct thread, whose flags are its first field. */
-static __always_inline void clear_tsk_need_resched(void *t)
+ * of the same word at the same time (resched_curr()'s lock cmpxchg).
+ * A struct thread's flags are its first field. */
+struct thread;
+static __always_inline void clear_tsk_need_resched(struct thread *t)
 {
 	__atomic_fetch_and((u64 *)t, ~(_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY),
 			   __ATOMIC_SEQ_CST);

@@ -49,13 +49,12 @@ PROBE void probe_preempt_pair(void)
 /* The fold protocol's pieces on CPU 1, for the interleaving explorer
  * (tests/explore/fold_probes.py reads them, tests/explore/fold_model.c
  * runs them instruction by instruction, with CPU 0 running the real
- * resched_curr(1) of sched/core.c): the flags' clear at a switch; the
- * RESCHEDULE IPI runs irq_enter(),
+ * resched_curr(1) of sched/core.c). First, CPU 1's own part of a switch,
+ * as __schedule() does it with IRQs off: both flags cleared in its
+ * thread and, where bit 31 is the inverted flag, the count's "no
+ * reschedule" set again. Then the RESCHEDULE IPI's: irq_enter(),
  * scheduler_ipi()'s model work, irq_exit(), and the IRQ exit's test
  * (arch/x86_64/entry/irq.c). */
-/* CPU 1's own part, as __schedule() does it (sched/core.c), IRQs off:
- * both flags cleared in its thread, and, where bit 31 is the inverted
- * flag, the count's "no reschedule" set again. */
 PROBE void probe_schedule_clear(void)
 {
 	clear_tsk_need_resched(current_thread());
